@@ -1,0 +1,435 @@
+/*
+ * mpi.h of mpiattr: MPI attribute caching for single-process programs.
+ *
+ * Every name defined here that the MPI-5.0 standard ABI also defines has the ABI's type and
+ * value, so a program compiled against another implementation's standard-ABI header runs
+ * against libmpiattr unchanged. MPI_Fint and the c2f/f2c conversions are not part of the C
+ * ABI; MPI_Fint follows the Fortran INTEGER configuration the library was built for.
+ */
+#ifndef MPIATTR_MPI_H
+#define MPIATTR_MPI_H
+
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define MPI_VERSION        5
+#define MPI_SUBVERSION     0
+#define MPI_ABI_VERSION    1
+#define MPI_ABI_SUBVERSION 0
+
+/* ---- Integer types ---------------------------------------------------------------------- */
+typedef intptr_t MPI_Aint;
+typedef int64_t MPI_Offset;
+typedef MPI_Offset MPI_Count;
+
+/* Fortran default INTEGER, as the library was configured (see docs/semantics.md). */
+#if defined(MPIATTR_FORTRAN_INTEGER_8)
+typedef int64_t MPI_Fint;
+#else
+typedef int32_t MPI_Fint;
+#endif
+
+typedef struct {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int MPI_internal[5];
+} MPI_Status;
+
+/* ---- Handles: pointers to incomplete structs, predefined values from the ABI ------------- */
+typedef struct MPI_ABI_Op *MPI_Op;
+typedef struct MPI_ABI_Comm *MPI_Comm;
+typedef struct MPI_ABI_Group *MPI_Group;
+typedef struct MPI_ABI_Win *MPI_Win;
+typedef struct MPI_ABI_File *MPI_File;
+typedef struct MPI_ABI_Session *MPI_Session;
+typedef struct MPI_ABI_Message *MPI_Message;
+typedef struct MPI_ABI_Info *MPI_Info;
+typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
+typedef struct MPI_ABI_Request *MPI_Request;
+typedef struct MPI_ABI_Datatype *MPI_Datatype;
+
+#define MPI_OP_NULL          ((MPI_Op)0x020)
+#define MPI_SUM              ((MPI_Op)0x021)
+#define MPI_MIN              ((MPI_Op)0x022)
+#define MPI_MAX              ((MPI_Op)0x023)
+#define MPI_PROD             ((MPI_Op)0x024)
+#define MPI_BAND             ((MPI_Op)0x028)
+#define MPI_BOR              ((MPI_Op)0x029)
+#define MPI_BXOR             ((MPI_Op)0x02a)
+#define MPI_LAND             ((MPI_Op)0x030)
+#define MPI_LOR              ((MPI_Op)0x031)
+#define MPI_LXOR             ((MPI_Op)0x032)
+#define MPI_MINLOC           ((MPI_Op)0x038)
+#define MPI_MAXLOC           ((MPI_Op)0x039)
+#define MPI_REPLACE          ((MPI_Op)0x03c)
+#define MPI_NO_OP            ((MPI_Op)0x03d)
+
+#define MPI_COMM_NULL        ((MPI_Comm)0x100)
+#define MPI_COMM_WORLD       ((MPI_Comm)0x101)
+#define MPI_COMM_SELF        ((MPI_Comm)0x102)
+#define MPI_GROUP_NULL       ((MPI_Group)0x108)
+#define MPI_GROUP_EMPTY      ((MPI_Group)0x109)
+#define MPI_WIN_NULL         ((MPI_Win)0x110)
+#define MPI_FILE_NULL        ((MPI_File)0x118)
+#define MPI_SESSION_NULL     ((MPI_Session)0x120)
+#define MPI_MESSAGE_NULL     ((MPI_Message)0x128)
+#define MPI_MESSAGE_NO_PROC  ((MPI_Message)0x129)
+#define MPI_INFO_NULL        ((MPI_Info)0x130)
+#define MPI_INFO_ENV         ((MPI_Info)0x131)
+#define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0x140)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x141)
+#define MPI_ERRORS_ABORT     ((MPI_Errhandler)0x142)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)0x143)
+#define MPI_REQUEST_NULL     ((MPI_Request)0x180)
+
+/* Predefined datatypes. */
+#define MPI_DATATYPE_NULL           ((MPI_Datatype)0x200)
+#define MPI_AINT                    ((MPI_Datatype)0x201)
+#define MPI_COUNT                   ((MPI_Datatype)0x202)
+#define MPI_OFFSET                  ((MPI_Datatype)0x203)
+#define MPI_PACKED                  ((MPI_Datatype)0x207)
+#define MPI_SHORT                   ((MPI_Datatype)0x208)
+#define MPI_INT                     ((MPI_Datatype)0x209)
+#define MPI_LONG                    ((MPI_Datatype)0x20a)
+#define MPI_LONG_LONG               ((MPI_Datatype)0x20b)
+#define MPI_LONG_LONG_INT           MPI_LONG_LONG
+#define MPI_UNSIGNED_SHORT          ((MPI_Datatype)0x20c)
+#define MPI_UNSIGNED                ((MPI_Datatype)0x20d)
+#define MPI_UNSIGNED_LONG           ((MPI_Datatype)0x20e)
+#define MPI_UNSIGNED_LONG_LONG      ((MPI_Datatype)0x20f)
+#define MPI_FLOAT                   ((MPI_Datatype)0x210)
+#define MPI_C_FLOAT_COMPLEX         ((MPI_Datatype)0x212)
+#define MPI_C_COMPLEX               MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_FLOAT_COMPLEX       ((MPI_Datatype)0x213)
+#define MPI_DOUBLE                  ((MPI_Datatype)0x214)
+#define MPI_C_DOUBLE_COMPLEX        ((MPI_Datatype)0x216)
+#define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)0x217)
+#define MPI_LOGICAL                 ((MPI_Datatype)0x218)
+#define MPI_INTEGER                 ((MPI_Datatype)0x219)
+#define MPI_REAL                    ((MPI_Datatype)0x21a)
+#define MPI_COMPLEX                 ((MPI_Datatype)0x21b)
+#define MPI_DOUBLE_PRECISION        ((MPI_Datatype)0x21c)
+#define MPI_DOUBLE_COMPLEX          ((MPI_Datatype)0x21d)
+#define MPI_CHARACTER               ((MPI_Datatype)0x21e)
+#define MPI_LONG_DOUBLE             ((MPI_Datatype)0x220)
+#define MPI_C_LONG_DOUBLE_COMPLEX   ((MPI_Datatype)0x224)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x225)
+#define MPI_FLOAT_INT               ((MPI_Datatype)0x228)
+#define MPI_DOUBLE_INT              ((MPI_Datatype)0x229)
+#define MPI_LONG_INT                ((MPI_Datatype)0x22a)
+#define MPI_2INT                    ((MPI_Datatype)0x22b)
+#define MPI_SHORT_INT               ((MPI_Datatype)0x22c)
+#define MPI_LONG_DOUBLE_INT         ((MPI_Datatype)0x22d)
+#define MPI_2REAL                   ((MPI_Datatype)0x230)
+#define MPI_2DOUBLE_PRECISION       ((MPI_Datatype)0x231)
+#define MPI_2INTEGER                ((MPI_Datatype)0x232)
+#define MPI_C_BOOL                  ((MPI_Datatype)0x238)
+#define MPI_CXX_BOOL                ((MPI_Datatype)0x239)
+#define MPI_WCHAR                   ((MPI_Datatype)0x23c)
+#define MPI_INT8_T                  ((MPI_Datatype)0x240)
+#define MPI_UINT8_T                 ((MPI_Datatype)0x241)
+#define MPI_CHAR                    ((MPI_Datatype)0x243)
+#define MPI_SIGNED_CHAR             ((MPI_Datatype)0x244)
+#define MPI_UNSIGNED_CHAR           ((MPI_Datatype)0x245)
+#define MPI_BYTE                    ((MPI_Datatype)0x247)
+#define MPI_INT16_T                 ((MPI_Datatype)0x248)
+#define MPI_UINT16_T                ((MPI_Datatype)0x249)
+#define MPI_INT32_T                 ((MPI_Datatype)0x250)
+#define MPI_UINT32_T                ((MPI_Datatype)0x251)
+#define MPI_INT64_T                 ((MPI_Datatype)0x258)
+#define MPI_UINT64_T                ((MPI_Datatype)0x259)
+#define MPI_LOGICAL1                ((MPI_Datatype)0x2c0)
+#define MPI_INTEGER1                ((MPI_Datatype)0x2c1)
+#define MPI_LOGICAL2                ((MPI_Datatype)0x2c8)
+#define MPI_INTEGER2                ((MPI_Datatype)0x2c9)
+#define MPI_REAL2                   ((MPI_Datatype)0x2ca)
+#define MPI_LOGICAL4                ((MPI_Datatype)0x2d0)
+#define MPI_INTEGER4                ((MPI_Datatype)0x2d1)
+#define MPI_REAL4                   ((MPI_Datatype)0x2d2)
+#define MPI_COMPLEX4                ((MPI_Datatype)0x2d3)
+#define MPI_LOGICAL8                ((MPI_Datatype)0x2d8)
+#define MPI_INTEGER8                ((MPI_Datatype)0x2d9)
+#define MPI_REAL8                   ((MPI_Datatype)0x2da)
+#define MPI_COMPLEX8                ((MPI_Datatype)0x2db)
+#define MPI_LOGICAL16               ((MPI_Datatype)0x2e0)
+#define MPI_INTEGER16               ((MPI_Datatype)0x2e1)
+#define MPI_REAL16                  ((MPI_Datatype)0x2e2)
+#define MPI_COMPLEX16               ((MPI_Datatype)0x2e3)
+#define MPI_COMPLEX32               ((MPI_Datatype)0x2eb)
+
+/* ---- Integer constants ------------------------------------------------------------------ */
+enum {
+    MPI_F_STATUS_SIZE = 8,
+    MPI_F_SOURCE = 0,
+    MPI_F_TAG = 1,
+    MPI_F_ERROR = 2
+};
+
+/* Error classes. */
+enum {
+    MPI_SUCCESS = 0,
+    MPI_ERR_BUFFER = 1,
+    MPI_ERR_COUNT = 2,
+    MPI_ERR_TYPE = 3,
+    MPI_ERR_TAG = 4,
+    MPI_ERR_COMM = 5,
+    MPI_ERR_RANK = 6,
+    MPI_ERR_REQUEST = 7,
+    MPI_ERR_ROOT = 8,
+    MPI_ERR_GROUP = 9,
+    MPI_ERR_OP = 10,
+    MPI_ERR_TOPOLOGY = 11,
+    MPI_ERR_DIMS = 12,
+    MPI_ERR_ARG = 13,
+    MPI_ERR_UNKNOWN = 14,
+    MPI_ERR_TRUNCATE = 15,
+    MPI_ERR_OTHER = 16,
+    MPI_ERR_INTERN = 17,
+    MPI_ERR_PENDING = 18,
+    MPI_ERR_IN_STATUS = 19,
+    MPI_ERR_ACCESS = 20,
+    MPI_ERR_AMODE = 21,
+    MPI_ERR_ASSERT = 22,
+    MPI_ERR_BAD_FILE = 23,
+    MPI_ERR_BASE = 24,
+    MPI_ERR_CONVERSION = 25,
+    MPI_ERR_DISP = 26,
+    MPI_ERR_DUP_DATAREP = 27,
+    MPI_ERR_FILE_EXISTS = 28,
+    MPI_ERR_FILE_IN_USE = 29,
+    MPI_ERR_FILE = 30,
+    MPI_ERR_INFO_KEY = 31,
+    MPI_ERR_INFO_NOKEY = 32,
+    MPI_ERR_INFO_VALUE = 33,
+    MPI_ERR_INFO = 34,
+    MPI_ERR_IO = 35,
+    MPI_ERR_KEYVAL = 36,
+    MPI_ERR_LOCKTYPE = 37,
+    MPI_ERR_NAME = 38,
+    MPI_ERR_NO_MEM = 39,
+    MPI_ERR_NOT_SAME = 40,
+    MPI_ERR_NO_SPACE = 41,
+    MPI_ERR_NO_SUCH_FILE = 42,
+    MPI_ERR_PORT = 43,
+    MPI_ERR_QUOTA = 44,
+    MPI_ERR_READ_ONLY = 45,
+    MPI_ERR_RMA_ATTACH = 46,
+    MPI_ERR_RMA_CONFLICT = 47,
+    MPI_ERR_RMA_RANGE = 48,
+    MPI_ERR_RMA_SHARED = 49,
+    MPI_ERR_RMA_SYNC = 50,
+    MPI_ERR_SERVICE = 51,
+    MPI_ERR_SIZE = 52,
+    MPI_ERR_SPAWN = 53,
+    MPI_ERR_UNSUPPORTED_DATAREP = 54,
+    MPI_ERR_UNSUPPORTED_OPERATION = 55,
+    MPI_ERR_WIN = 56,
+    MPI_ERR_RMA_FLAVOR = 57,
+    MPI_ERR_PROC_ABORTED = 58,
+    MPI_ERR_VALUE_TOO_LARGE = 59,
+    MPI_ERR_SESSION = 60,
+    MPI_ERR_ERRHANDLER = 61,
+    MPI_ERR_ABI = 62,
+    MPI_ERR_LASTCODE = 0x3fff
+};
+
+/* Buffer addresses and ignored arguments. */
+#define MPI_BOTTOM          ((void *)0)
+#define MPI_IN_PLACE        ((void *)1)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL       ((char **)0)
+#define MPI_ARGVS_NULL      ((char ***)0)
+
+/* String sizes. */
+#define MPI_MAX_ERROR_STRING            512
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_OBJECT_NAME             128
+#define MPI_MAX_INFO_KEY                256
+#define MPI_MAX_INFO_VAL               1024
+#define MPI_MAX_PROCESSOR_NAME          256
+
+enum {
+    MPI_ANY_SOURCE = -1,
+    MPI_ANY_TAG = -2,
+    MPI_PROC_NULL = -3,
+    MPI_ROOT = -4,
+    MPI_UNDEFINED = -32766
+};
+
+enum {
+    MPI_THREAD_SINGLE = 0,
+    MPI_THREAD_FUNNELED = 1024,
+    MPI_THREAD_SERIALIZED = 2048,
+    MPI_THREAD_MULTIPLE = 4096,
+
+    MPI_IDENT = 201,
+    MPI_CONGRUENT = 202,
+    MPI_SIMILAR = 203,
+    MPI_UNEQUAL = 204,
+
+    MPI_WIN_FLAVOR_CREATE = 311,
+    MPI_WIN_FLAVOR_ALLOCATE = 312,
+    MPI_WIN_FLAVOR_DYNAMIC = 313,
+    MPI_WIN_FLAVOR_SHARED = 314,
+    MPI_WIN_UNIFIED = 321,
+    MPI_WIN_SEPARATE = 322
+};
+
+/* Predefined attribute keys. */
+enum {
+    MPI_KEYVAL_INVALID = 0,
+
+    MPI_TAG_UB = 501,
+    MPI_IO = 502,
+    MPI_HOST = 503,
+    MPI_WTIME_IS_GLOBAL = 504,
+    MPI_APPNUM = 505,
+    MPI_LASTUSEDCODE = 506,
+    MPI_UNIVERSE_SIZE = 507,
+
+    MPI_WIN_BASE = 601,
+    MPI_WIN_DISP_UNIT = 602,
+    MPI_WIN_SIZE = 603,
+    MPI_WIN_CREATE_FLAVOR = 604,
+    MPI_WIN_MODEL = 605
+};
+
+/* ---- Callback types --------------------------------------------------------------------- */
+typedef int(MPI_Copy_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in,
+                               void *attribute_val_out, int *flag);
+typedef int(MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm comm, int keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val,
+                                           void *extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype datatype, int keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val,
+                                           void *extra_state);
+typedef int(MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val,
+                                          void *extra_state);
+
+/* The predefined callbacks: the library recognises these two values and never calls them. */
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function *)0x0)
+#define MPI_DUP_FN              ((MPI_Copy_function *)0x1)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function *)0x0)
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function *)0x0)
+
+/* ---- Functions: each declared once, as MPI_ and as PMPI_ (profiling interface) ----------- */
+#define MPIATTR_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+/* Environment */
+MPIATTR_DECLARE(int, Init, (int *argc, char ***argv))
+MPIATTR_DECLARE(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+MPIATTR_DECLARE(int, Query_thread, (int *provided))
+MPIATTR_DECLARE(int, Is_thread_main, (int *flag))
+MPIATTR_DECLARE(int, Finalize, (void))
+MPIATTR_DECLARE(int, Initialized, (int *flag))
+MPIATTR_DECLARE(int, Finalized, (int *flag))
+MPIATTR_DECLARE(int, Abort, (MPI_Comm comm, int errorcode))
+MPIATTR_DECLARE(int, Get_version, (int *version, int *subversion))
+MPIATTR_DECLARE(int, Get_library_version, (char *version, int *resultlen))
+MPIATTR_DECLARE(double, Wtime, (void))
+MPIATTR_DECLARE(double, Wtick, (void))
+
+/* Communicators */
+MPIATTR_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+MPIATTR_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
+MPIATTR_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+MPIATTR_DECLARE(int, Request_free, (MPI_Request *request))
+MPIATTR_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_free, (MPI_Comm *comm))
+MPIATTR_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+MPIATTR_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+MPIATTR_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+MPIATTR_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+MPIATTR_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+MPIATTR_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+MPIATTR_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+
+/* Keyvals and attributes */
+MPIATTR_DECLARE(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                          MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                          int *comm_keyval, void *extra_state))
+MPIATTR_DECLARE(int, Comm_free_keyval, (int *comm_keyval))
+MPIATTR_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+MPIATTR_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+MPIATTR_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+MPIATTR_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                          MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                          int *type_keyval, void *extra_state))
+MPIATTR_DECLARE(int, Type_free_keyval, (int *type_keyval))
+MPIATTR_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+MPIATTR_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                     int *flag))
+MPIATTR_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+MPIATTR_DECLARE(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                         MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                         int *win_keyval, void *extra_state))
+MPIATTR_DECLARE(int, Win_free_keyval, (int *win_keyval))
+MPIATTR_DECLARE(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
+MPIATTR_DECLARE(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+MPIATTR_DECLARE(int, Win_delete_attr, (MPI_Win win, int win_keyval))
+/* Deprecated since MPI-2.0, still provided. */
+MPIATTR_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                                     int *keyval, void *extra_state))
+MPIATTR_DECLARE(int, Keyval_free, (int *keyval))
+MPIATTR_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+MPIATTR_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+MPIATTR_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+
+/* Datatypes */
+MPIATTR_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+MPIATTR_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+MPIATTR_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
+MPIATTR_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+MPIATTR_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+MPIATTR_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+MPIATTR_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+
+/* Windows and memory */
+MPIATTR_DECLARE(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                                  MPI_Comm comm, MPI_Win *win))
+MPIATTR_DECLARE(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win))
+MPIATTR_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+MPIATTR_DECLARE(int, Win_free, (MPI_Win *win))
+MPIATTR_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+MPIATTR_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+MPIATTR_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+MPIATTR_DECLARE(int, Free_mem, (void *base))
+
+/* Errors */
+MPIATTR_DECLARE(int, Error_class, (int errorcode, int *errorclass))
+MPIATTR_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))
+MPIATTR_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+MPIATTR_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+MPIATTR_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+#undef MPIATTR_DECLARE
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MPIATTR_MPI_H */

@@ -1,0 +1,290 @@
+//! Errors: one enum for everything the engine can refuse, one map onto MPI error classes, and
+//! the class table that `MPI_Error_string` reads.
+
+use thiserror::Error;
+
+use super::ObjectKind;
+
+/// Everything the engine can refuse or report.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A null, freed, unknown or wrong-kind object handle.
+    #[error("invalid {0} handle")]
+    InvalidHandle(ObjectKind),
+    /// A predefined object cannot be freed.
+    #[error("a predefined {0} cannot be freed")]
+    PredefinedObject(ObjectKind),
+    /// The object is already being freed by an enclosing call.
+    #[error("the {0} is already being freed")]
+    BeingFreed(ObjectKind),
+    /// No keyval has this number (never created, or freed and no longer used).
+    #[error("invalid attribute keyval")]
+    InvalidKeyval,
+    /// The keyval exists but belongs to another kind of object.
+    #[error("the keyval is for {found} attributes, not {expected} attributes")]
+    WrongKindKeyval {
+        /// The kind the keyval was created for.
+        found: ObjectKind,
+        /// The kind of the call.
+        expected: ObjectKind,
+    },
+    /// Predefined keyvals can be read but not set, deleted or freed.
+    #[error("predefined keyvals cannot be set, deleted or freed")]
+    PredefinedKeyval,
+    /// The keyval was freed: existing values can be read and deleted, no new value set.
+    #[error("the keyval has been freed: no new value can be set with it")]
+    FreedKeyval,
+    /// A required pointer argument was null.
+    #[error("argument `{0}` is a null pointer")]
+    NullArgument(&'static str),
+    /// An argument outside its allowed values.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(&'static str),
+    /// A negative or too large count.
+    #[error("invalid count")]
+    InvalidCount,
+    /// A negative size.
+    #[error("invalid size")]
+    InvalidSize,
+    /// A displacement unit below 1.
+    #[error("invalid displacement unit")]
+    InvalidDisp,
+    /// An info handle other than MPI_INFO_NULL and MPI_INFO_ENV.
+    #[error("invalid info handle")]
+    InvalidInfo,
+    /// An unknown request handle.
+    #[error("invalid request handle")]
+    InvalidRequest,
+    /// An unknown or null error handler.
+    #[error("invalid error handler")]
+    InvalidErrhandler,
+    /// An address that MPI_Alloc_mem did not return.
+    #[error("the address was not returned by MPI_Alloc_mem")]
+    InvalidBase,
+    /// Memory could not be allocated.
+    #[error("out of memory")]
+    NoMemory,
+    /// An error code that is not a valid MPI error code.
+    #[error("invalid error code")]
+    InvalidErrorCode,
+    /// The call needs MPI to be initialized.
+    #[error("MPI is not initialized")]
+    NotInitialized,
+    /// The call came after MPI_Finalize.
+    #[error("MPI has been finalized")]
+    Finalized,
+    /// MPI_Init or MPI_Init_thread was called a second time.
+    #[error("MPI is already initialized")]
+    AlreadyInitialized,
+    /// Under MPI_THREAD_SINGLE only the initializing thread may call in.
+    #[error("called from another thread than the one that initialized MPI with MPI_THREAD_SINGLE")]
+    WrongThread,
+    /// A user copy or delete callback returned a non-zero code.
+    #[error("a {kind} callback returned error code {code}")]
+    Callback {
+        /// "copy" or "delete".
+        kind: &'static str,
+        /// What the callback returned.
+        code: i32,
+    },
+    /// A bug in mpiattr (including a caught panic).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+}
+
+/// Result of engine calls.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The MPI error class this error belongs to.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Error::InvalidHandle(kind)
+            | Error::PredefinedObject(kind)
+            | Error::BeingFreed(kind) => kind.error_class(),
+            Error::InvalidKeyval
+            | Error::WrongKindKeyval { .. }
+            | Error::PredefinedKeyval
+            | Error::FreedKeyval => ErrorClass::Keyval,
+            Error::NullArgument(_) | Error::InvalidArgument(_) | Error::InvalidErrorCode => {
+                ErrorClass::Arg
+            }
+            Error::InvalidCount => ErrorClass::Count,
+            Error::InvalidSize => ErrorClass::Size,
+            Error::InvalidDisp => ErrorClass::Disp,
+            Error::InvalidInfo => ErrorClass::Info,
+            Error::InvalidRequest => ErrorClass::Request,
+            Error::InvalidErrhandler => ErrorClass::Errhandler,
+            Error::InvalidBase => ErrorClass::Base,
+            Error::NoMemory => ErrorClass::NoMem,
+            Error::NotInitialized
+            | Error::Finalized
+            | Error::AlreadyInitialized
+            | Error::WrongThread => ErrorClass::Other,
+            Error::Callback { code, .. } => {
+                ErrorClass::from_code(*code).unwrap_or(ErrorClass::Other)
+            }
+            Error::Internal(_) => ErrorClass::Intern,
+        }
+    }
+}
+
+macro_rules! error_classes {
+    ($($variant:ident = $abi:ident, $text:literal;)*) => {
+        /// The MPI error classes of the standard ABI; every valid error code is one of them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(i32)]
+        #[non_exhaustive]
+        pub enum ErrorClass {
+            /// No error.
+            Success = crate::abi::MPI_SUCCESS as i32,
+            $(
+                #[doc = $text]
+                $variant = crate::abi::$abi as i32,
+            )*
+        }
+
+        impl ErrorClass {
+            const ALL: &'static [ErrorClass] = &[ErrorClass::Success, $(ErrorClass::$variant,)*];
+
+            /// The class whose value is `code`, if `code` is a valid MPI error code.
+            pub fn from_code(code: i32) -> Option<ErrorClass> {
+                Self::ALL.iter().copied().find(|class| *class as i32 == code)
+            }
+
+            /// The C name of the class, e.g. `MPI_ERR_KEYVAL`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    ErrorClass::Success => "MPI_SUCCESS",
+                    $(ErrorClass::$variant => stringify!($abi),)*
+                }
+            }
+
+            /// What the class means, as `MPI_Error_string` prints it after the name.
+            pub fn description(self) -> &'static str {
+                match self {
+                    ErrorClass::Success => "no error",
+                    $(ErrorClass::$variant => $text,)*
+                }
+            }
+        }
+    };
+}
+
+error_classes! {
+    Buffer = MPI_ERR_BUFFER, "invalid buffer pointer";
+    Count = MPI_ERR_COUNT, "invalid count argument";
+    Type = MPI_ERR_TYPE, "invalid datatype";
+    Tag = MPI_ERR_TAG, "invalid tag";
+    Comm = MPI_ERR_COMM, "invalid communicator";
+    Rank = MPI_ERR_RANK, "invalid rank";
+    Request = MPI_ERR_REQUEST, "invalid request";
+    Root = MPI_ERR_ROOT, "invalid root";
+    Group = MPI_ERR_GROUP, "invalid group";
+    Op = MPI_ERR_OP, "invalid operation";
+    Topology = MPI_ERR_TOPOLOGY, "invalid topology";
+    Dims = MPI_ERR_DIMS, "invalid dimension argument";
+    Arg = MPI_ERR_ARG, "invalid argument of some other kind";
+    Unknown = MPI_ERR_UNKNOWN, "unknown error";
+    Truncate = MPI_ERR_TRUNCATE, "message truncated on receive";
+    Other = MPI_ERR_OTHER, "known error not in this list";
+    Intern = MPI_ERR_INTERN, "internal MPI (implementation) error";
+    Pending = MPI_ERR_PENDING, "pending request";
+    InStatus = MPI_ERR_IN_STATUS, "error code is in status";
+    Access = MPI_ERR_ACCESS, "permission denied";
+    Amode = MPI_ERR_AMODE, "error related to the amode passed to MPI_FILE_OPEN";
+    Assert = MPI_ERR_ASSERT, "invalid assertion argument";
+    BadFile = MPI_ERR_BAD_FILE, "invalid file name";
+    Base = MPI_ERR_BASE, "invalid base address";
+    Conversion = MPI_ERR_CONVERSION, "error in a user-supplied data conversion function";
+    Disp = MPI_ERR_DISP, "invalid displacement argument";
+    DupDatarep = MPI_ERR_DUP_DATAREP, "data representation identifier already registered";
+    FileExists = MPI_ERR_FILE_EXISTS, "file exists";
+    FileInUse = MPI_ERR_FILE_IN_USE, "file operation could not be completed: file in use";
+    File = MPI_ERR_FILE, "invalid file handle";
+    InfoKey = MPI_ERR_INFO_KEY, "info key longer than MPI_MAX_INFO_KEY";
+    InfoNokey = MPI_ERR_INFO_NOKEY, "info key not defined";
+    InfoValue = MPI_ERR_INFO_VALUE, "info value longer than MPI_MAX_INFO_VAL";
+    Info = MPI_ERR_INFO, "invalid info object";
+    Io = MPI_ERR_IO, "other I/O error";
+    Keyval = MPI_ERR_KEYVAL, "invalid attribute keyval";
+    Locktype = MPI_ERR_LOCKTYPE, "invalid locktype argument";
+    Name = MPI_ERR_NAME, "invalid service name";
+    NoMem = MPI_ERR_NO_MEM, "out of memory";
+    NotSame = MPI_ERR_NOT_SAME, "collective argument not identical on all processes";
+    NoSpace = MPI_ERR_NO_SPACE, "not enough space";
+    NoSuchFile = MPI_ERR_NO_SUCH_FILE, "file does not exist";
+    Port = MPI_ERR_PORT, "invalid port name";
+    Quota = MPI_ERR_QUOTA, "quota exceeded";
+    ReadOnly = MPI_ERR_READ_ONLY, "read-only file or file system";
+    RmaAttach = MPI_ERR_RMA_ATTACH, "memory cannot be attached";
+    RmaConflict = MPI_ERR_RMA_CONFLICT, "conflicting accesses to window";
+    RmaRange = MPI_ERR_RMA_RANGE, "target memory is not part of the window";
+    RmaShared = MPI_ERR_RMA_SHARED, "memory cannot be shared";
+    RmaSync = MPI_ERR_RMA_SYNC, "wrong synchronization of RMA calls";
+    Service = MPI_ERR_SERVICE, "invalid service name";
+    Size = MPI_ERR_SIZE, "invalid size argument";
+    Spawn = MPI_ERR_SPAWN, "error in spawning processes";
+    UnsupportedDatarep = MPI_ERR_UNSUPPORTED_DATAREP, "unsupported data representation";
+    UnsupportedOperation = MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation";
+    Win = MPI_ERR_WIN, "invalid window";
+    RmaFlavor = MPI_ERR_RMA_FLAVOR, "wrong window flavor";
+    ProcAborted = MPI_ERR_PROC_ABORTED, "operation involved an aborted process";
+    ValueTooLarge = MPI_ERR_VALUE_TOO_LARGE, "value is too large to store";
+    Session = MPI_ERR_SESSION, "invalid session";
+    Errhandler = MPI_ERR_ERRHANDLER, "invalid error handler";
+    Abi = MPI_ERR_ABI, "ABI mismatch";
+}
+
+impl Error {
+    /// The code to return for this error: a callback's valid code as is, else the class.
+    pub fn return_code(&self) -> i32 {
+        match self {
+            Error::Callback { code, .. } if ErrorClass::from_code(*code).is_some() => *code,
+            other => other.class() as i32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_have_the_abi_values() {
+        assert_eq!(ErrorClass::Keyval as i32, 36);
+        assert_eq!(ErrorClass::Abi as i32, 62);
+        assert_eq!(ErrorClass::from_code(36), Some(ErrorClass::Keyval));
+        assert_eq!(ErrorClass::from_code(63), None);
+        assert_eq!(ErrorClass::from_code(-1), None);
+        assert_eq!(ErrorClass::Keyval.name(), "MPI_ERR_KEYVAL");
+    }
+
+    #[test]
+    fn every_class_value_is_distinct_and_consecutive() {
+        for (i, class) in ErrorClass::ALL.iter().enumerate() {
+            assert_eq!(*class as i32, i as i32, "{}", class.name());
+            assert!(!class.description().is_empty());
+        }
+    }
+
+    #[test]
+    fn callback_codes_pass_through_when_valid() {
+        let valid = Error::Callback {
+            kind: "copy",
+            code: ErrorClass::Win as i32,
+        };
+        assert_eq!(valid.return_code(), 56);
+        assert_eq!(valid.class(), ErrorClass::Win);
+        let invalid = Error::Callback {
+            kind: "delete",
+            code: 12345,
+        };
+        assert_eq!(invalid.return_code(), ErrorClass::Other as i32);
+        assert_eq!(Error::InvalidKeyval.return_code(), 36);
+        assert_eq!(
+            Error::InvalidHandle(ObjectKind::Win).class(),
+            ErrorClass::Win
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! The one lock around the engine's state, and the way a single-threaded program avoids it.
+//!
+//! Under [`ThreadLevel::Single`] the state belongs to the thread that created the universe:
+//! taking it costs a thread-identity comparison and a plain flag, no atomic read-modify-write.
+//! Another thread is refused with an error instead of racing. Under
+//! [`ThreadLevel::Multiple`] a mutex serialises every access. In both modes the guard is
+//! only held for short critical sections: never while a user callback runs.
+
+use std::cell::UnsafeCell;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use super::error::Error;
+
+/// The thread support a universe is created for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadLevel {
+    /// Only the creating thread may call in (MPI_THREAD_SINGLE): no locking at all.
+    Single,
+    /// Any thread may call at any time (MPI_THREAD_MULTIPLE).
+    Multiple,
+}
+
+thread_local! {
+    static THREAD_MARK: u8 = const { 0 };
+}
+
+/// An identity for the calling thread, unique among live threads.
+pub(crate) fn current_thread_mark() -> usize {
+    THREAD_MARK.with(|mark| mark as *const u8 as usize)
+}
+
+pub(crate) struct StateLock<T> {
+    data: UnsafeCell<T>,
+    mutex: Option<Mutex<()>>,
+    owner: usize,
+    busy: AtomicBool,
+}
+
+// SAFETY: every access to `data` goes through `lock`, which gives one guard at a time: under
+// a mutex in Multiple mode, and in Single mode only to the owning thread (checked) while
+// `busy` is clear (that flag is only ever touched by the owner thread).
+unsafe impl<T: Send> Sync for StateLock<T> {}
+
+impl<T> StateLock<T> {
+    pub(crate) fn new(data: T, level: ThreadLevel) -> Self {
+        StateLock {
+            data: UnsafeCell::new(data),
+            mutex: (level == ThreadLevel::Multiple).then(|| Mutex::new(())),
+            owner: current_thread_mark(),
+            busy: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn level(&self) -> ThreadLevel {
+        if self.mutex.is_some() {
+            ThreadLevel::Multiple
+        } else {
+            ThreadLevel::Single
+        }
+    }
+
+    pub(crate) fn owner(&self) -> usize {
+        self.owner
+    }
+
+    pub(crate) fn lock(&self) -> Result<Guard<'_, T>, Error> {
+        match &self.mutex {
+            Some(mutex) => {
+                let held = mutex
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                Ok(Guard {
+                    lock: self,
+                    _held: Some(held),
+                })
+            }
+            None => {
+                if current_thread_mark() != self.owner {
+                    return Err(Error::WrongThread);
+                }
+                // Only the owner thread reaches this point, so a relaxed load and store are
+                // enough; the flag catches re-entry while a guard is alive.
+                if self.busy.load(Ordering::Relaxed) {
+                    return Err(Error::Internal("re-entrant use of the engine state"));
+                }
+                self.busy.store(true, Ordering::Relaxed);
+                Ok(Guard {
+                    lock: self,
+                    _held: None,
+                })
+            }
+        }
+    }
+}
+
+pub(crate) struct Guard<'a, T> {
+    lock: &'a StateLock<T>,
+    _held: Option<MutexGuard<'a, ()>>,
+}
+
+impl<T> Deref for Guard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard is the only live access to the data (see `StateLock::lock`).
+        unsafe { &*self.lock.data.get() }
+    }
+}
+
+impl<T> DerefMut for Guard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as in `deref`; `&mut self` makes this borrow unique.
+        unsafe { &mut *self.lock.data.get() }
+    }
+}
+
+impl<T> Drop for Guard<'_, T> {
+    fn drop(&mut self) {
+        if self.lock.mutex.is_none() {
+            self.lock.busy.store(false, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_mode_refuses_other_threads_and_reentry() {
+        let lock = std::sync::Arc::new(StateLock::new(5u32, ThreadLevel::Single));
+        {
+            let guard = lock.lock().unwrap();
+            assert_eq!(*guard, 5);
+            assert!(matches!(lock.lock(), Err(Error::Internal(_))));
+        }
+        assert!(lock.lock().is_ok());
+        let other = lock.clone();
+        let refused = std::thread::spawn(move || matches!(other.lock(), Err(Error::WrongThread)))
+            .join()
+            .unwrap();
+        assert!(refused);
+    }
+
+    #[test]
+    fn multiple_mode_serialises_threads() {
+        let lock = std::sync::Arc::new(StateLock::new(0u64, ThreadLevel::Multiple));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let lock = lock.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..10_000 {
+                        *lock.lock().unwrap() += 1;
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(*lock.lock().unwrap(), 40_000);
+    }
+}

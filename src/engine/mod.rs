@@ -1,0 +1,1044 @@
+//! The attribute engine: keyvals, per-object attribute sets, the three value tags, copy and
+//! delete orchestration and the object tables. Safe Rust, no FFI: this is the Rust API, and
+//! the C and Fortran layers are thin shells over it.
+//!
+//! Every method takes `&self` and locks the state only for short critical sections. User
+//! callbacks run with no lock held, so they may call anything, on any object, from any
+//! thread (SPEC §4).
+//!
+//! ```
+//! use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, Language, ObjectKind, ThreadLevel, Universe, Comm};
+//!
+//! let universe = Universe::new(ThreadLevel::Multiple);
+//! let keyval = universe.create_keyval(KeyvalSpec {
+//!     kind: ObjectKind::Comm,
+//!     language: Language::C,
+//!     copy: CopyAction::Dup,
+//!     delete: DeleteAction::Null,
+//! })?;
+//! universe.set_attr(Comm::WORLD, keyval, Language::C, 0x1000)?;
+//! let copy = universe.comm_dup(Comm::WORLD)?;
+//! assert_eq!(universe.get_attr(copy, keyval, Language::C)?, Some(0x1000));
+//! universe.comm_free(copy)?;
+//! # Ok::<(), mpiattr::Error>(())
+//! ```
+
+mod attrs;
+mod datatypes;
+mod error;
+mod keyval;
+mod lock;
+mod table;
+mod value;
+
+use std::collections::HashMap;
+use std::fmt;
+
+pub use error::{Error, ErrorClass, Result};
+pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
+pub use lock::ThreadLevel;
+pub use table::Id;
+pub use value::{Fint, Language, Word};
+
+use attrs::AttrSet;
+use keyval::Registry;
+use lock::StateLock;
+use table::Table;
+use value::Stored;
+
+/// The three kinds of object that carry attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    /// Communicators.
+    Comm,
+    /// Datatypes.
+    Datatype,
+    /// Windows.
+    Win,
+}
+
+impl ObjectKind {
+    /// The error class for an invalid handle of this kind.
+    pub fn error_class(self) -> ErrorClass {
+        match self {
+            ObjectKind::Comm => ErrorClass::Comm,
+            ObjectKind::Datatype => ErrorClass::Type,
+            ObjectKind::Win => ErrorClass::Win,
+        }
+    }
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for ObjectKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ObjectKind::Comm => "communicator",
+            ObjectKind::Datatype => "datatype",
+            ObjectKind::Win => "window",
+        })
+    }
+}
+
+/// A communicator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Comm(pub Id);
+/// A datatype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Datatype(pub Id);
+/// A window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Win(pub Id);
+/// A request of a nonblocking operation (only `MPI_Comm_idup` makes them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Request(pub Id);
+
+const PREDEFINED_ID: fn(u32) -> Id = |index| Id {
+    index,
+    generation: 1,
+};
+
+impl Comm {
+    /// MPI_COMM_WORLD.
+    pub const WORLD: Comm = Comm(Id {
+        index: 0,
+        generation: 1,
+    });
+    /// MPI_COMM_SELF.
+    pub const SELF: Comm = Comm(Id {
+        index: 1,
+        generation: 1,
+    });
+}
+
+/// Any object that carries attributes; callbacks receive the object they act on as this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyObject {
+    /// A communicator.
+    Comm(Comm),
+    /// A datatype.
+    Datatype(Datatype),
+    /// A window.
+    Win(Win),
+}
+
+impl AnyObject {
+    /// Its kind.
+    pub fn kind(self) -> ObjectKind {
+        match self {
+            AnyObject::Comm(_) => ObjectKind::Comm,
+            AnyObject::Datatype(_) => ObjectKind::Datatype,
+            AnyObject::Win(_) => ObjectKind::Win,
+        }
+    }
+
+    /// Its table identity.
+    pub fn id(self) -> Id {
+        match self {
+            AnyObject::Comm(Comm(id))
+            | AnyObject::Datatype(Datatype(id))
+            | AnyObject::Win(Win(id)) => id,
+        }
+    }
+
+    fn new(kind: ObjectKind, id: Id) -> AnyObject {
+        match kind {
+            ObjectKind::Comm => AnyObject::Comm(Comm(id)),
+            ObjectKind::Datatype => AnyObject::Datatype(Datatype(id)),
+            ObjectKind::Win => AnyObject::Win(Win(id)),
+        }
+    }
+}
+
+/// Object handles that carry attributes: [`Comm`], [`Datatype`] and [`Win`].
+pub trait Object: Copy + Into<AnyObject> + private::Sealed {
+    /// Which kind.
+    const KIND: ObjectKind;
+    /// Its table identity.
+    fn id(self) -> Id;
+    /// The handle for a table identity.
+    fn from_id(id: Id) -> Self;
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+macro_rules! object_kind {
+    ($type:ident, $kind:ident) => {
+        impl private::Sealed for $type {}
+        impl Object for $type {
+            const KIND: ObjectKind = ObjectKind::$kind;
+            fn id(self) -> Id {
+                self.0
+            }
+            fn from_id(id: Id) -> Self {
+                $type(id)
+            }
+        }
+        impl From<$type> for AnyObject {
+            fn from(object: $type) -> AnyObject {
+                AnyObject::$kind(object)
+            }
+        }
+    };
+}
+
+object_kind!(Comm, Comm);
+object_kind!(Datatype, Datatype);
+object_kind!(Win, Win);
+
+/// The predefined error handlers (the only ones: SPEC §1 has no user error handlers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorHandler {
+    /// MPI_ERRORS_ARE_FATAL: report and exit.
+    Fatal,
+    /// MPI_ERRORS_ABORT: report and exit.
+    Abort,
+    /// MPI_ERRORS_RETURN: return the error code.
+    Return,
+}
+
+/// How a window was made (the value of MPI_WIN_CREATE_FLAVOR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinFlavor {
+    /// MPI_Win_create.
+    Create,
+    /// MPI_Win_allocate.
+    Allocate,
+    /// MPI_Win_create_dynamic.
+    Dynamic,
+}
+
+impl WinFlavor {
+    fn abi_value(self) -> Word {
+        (match self {
+            WinFlavor::Create => crate::abi::MPI_WIN_FLAVOR_CREATE,
+            WinFlavor::Allocate => crate::abi::MPI_WIN_FLAVOR_ALLOCATE,
+            WinFlavor::Dynamic => crate::abi::MPI_WIN_FLAVOR_DYNAMIC,
+        }) as Word
+    }
+}
+
+/// Memory owned by the library (MPI_Alloc_mem, MPI_Win_allocate), 16-byte aligned.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct Chunk([u8; 16]);
+
+#[derive(Debug)]
+struct Memory(Vec<Chunk>);
+
+impl Memory {
+    fn new(size: usize) -> Result<Memory> {
+        let chunks = size.div_ceil(16).max(1);
+        let mut v = Vec::new();
+        v.try_reserve_exact(chunks).map_err(|_| Error::NoMemory)?;
+        v.resize(chunks, Chunk::default());
+        Ok(Memory(v))
+    }
+
+    fn address(&mut self) -> usize {
+        self.0.as_mut_ptr() as usize
+    }
+}
+
+#[derive(Debug)]
+enum Detail {
+    Comm { name: String },
+    Datatype { size: u64, committed: bool },
+    Win { _memory: Option<Memory> },
+}
+
+#[derive(Debug)]
+struct ObjectData {
+    /// `None` until the first attribute: an object without attributes spends nothing on them.
+    attrs: Option<Box<AttrSet>>,
+    errhandler: ErrorHandler,
+    predefined: bool,
+    freeing: bool,
+    detail: Detail,
+}
+
+impl ObjectData {
+    fn new(detail: Detail, errhandler: ErrorHandler) -> ObjectData {
+        ObjectData {
+            attrs: None,
+            errhandler,
+            predefined: false,
+            freeing: false,
+            detail,
+        }
+    }
+
+    fn attrs_mut(&mut self) -> &mut AttrSet {
+        self.attrs.get_or_insert_with(Default::default)
+    }
+
+    fn entry(&self, keyval: Keyval) -> Option<&attrs::Entry> {
+        self.attrs.as_ref()?.get(keyval)
+    }
+
+    fn entry_mut(&mut self, keyval: Keyval) -> Option<&mut attrs::Entry> {
+        self.attrs.as_mut()?.get_mut(keyval)
+    }
+
+    fn remove_entry(&mut self, keyval: Keyval) -> Option<attrs::Entry> {
+        let attrs = self.attrs.as_mut()?;
+        let entry = attrs.remove(keyval);
+        if attrs.is_empty() {
+            self.attrs = None;
+        }
+        entry
+    }
+}
+
+#[derive(Debug)]
+struct State {
+    objects: [Table<ObjectData>; 3],
+    requests: Table<()>,
+    keyvals: Registry,
+    memory: HashMap<usize, Memory>,
+}
+
+impl State {
+    fn table(&self, kind: ObjectKind) -> &Table<ObjectData> {
+        &self.objects[kind.slot()]
+    }
+
+    fn table_mut(&mut self, kind: ObjectKind) -> &mut Table<ObjectData> {
+        &mut self.objects[kind.slot()]
+    }
+
+    fn object(&self, kind: ObjectKind, id: Id) -> Result<&ObjectData> {
+        self.table(kind).get(id).ok_or(Error::InvalidHandle(kind))
+    }
+
+    fn object_mut(&mut self, kind: ObjectKind, id: Id) -> Result<&mut ObjectData> {
+        self.table_mut(kind)
+            .get_mut(id)
+            .ok_or(Error::InvalidHandle(kind))
+    }
+
+    /// Attaches a new value for a keyval the object has no value for.
+    fn attach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
+        self.object_mut(kind, id)?.attrs_mut().push(keyval, value);
+        self.keyvals.acquire(keyval);
+        Ok(())
+    }
+
+    /// Drops an object's attributes without callbacks and the object itself.
+    fn discard(&mut self, kind: ObjectKind, id: Id) {
+        if let Some(object) = self.table_mut(kind).remove(id) {
+            if let Some(attrs) = object.attrs {
+                for entry in attrs.iter() {
+                    self.keyvals.release(entry.keyval);
+                }
+            }
+        }
+    }
+}
+
+/// What one attempt to delete a value did.
+enum Deleted {
+    /// There was no value (or its deletion was already under way elsewhere).
+    Nothing,
+    /// The value was removed, after its delete callback succeeded.
+    Removed,
+}
+
+/// One MPI process's worth of objects and keyvals.
+pub struct Universe {
+    state: StateLock<State>,
+}
+
+impl fmt::Debug for Universe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Universe")
+            .field("thread_level", &self.thread_level())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The values of the predefined attributes on MPI_COMM_WORLD (docs/semantics.md).
+const WORLD_ATTRIBUTES: [(Keyval, Word); 7] = [
+    (Keyval::TAG_UB, 2_147_483_647),
+    (Keyval::HOST, crate::abi::MPI_PROC_NULL as Word),
+    (Keyval::IO, 0),
+    (Keyval::WTIME_IS_GLOBAL, 1),
+    (Keyval::UNIVERSE_SIZE, 1),
+    (Keyval::APPNUM, 0),
+    (Keyval::LASTUSEDCODE, crate::abi::MPI_ERR_LASTCODE as Word),
+];
+
+impl Universe {
+    /// A new universe: MPI_COMM_WORLD and MPI_COMM_SELF, every predefined datatype, and the
+    /// predefined attributes. Under [`ThreadLevel::Single`] only the calling thread may use it.
+    pub fn new(level: ThreadLevel) -> Universe {
+        let mut state = State {
+            objects: Default::default(),
+            requests: Table::default(),
+            keyvals: Registry::new(),
+            memory: HashMap::new(),
+        };
+        for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
+            let mut world = ObjectData::new(
+                Detail::Comm {
+                    name: name.to_string(),
+                },
+                ErrorHandler::Fatal,
+            );
+            world.predefined = true;
+            state.table_mut(ObjectKind::Comm).insert(world);
+        }
+        for predefined in datatypes::PREDEFINED {
+            let mut datatype = ObjectData::new(
+                Detail::Datatype {
+                    size: predefined.size,
+                    committed: true,
+                },
+                ErrorHandler::Fatal,
+            );
+            datatype.predefined = true;
+            state.table_mut(ObjectKind::Datatype).insert(datatype);
+        }
+        for (keyval, value) in WORLD_ATTRIBUTES {
+            state
+                .attach(
+                    ObjectKind::Comm,
+                    Comm::WORLD.0,
+                    keyval,
+                    Stored::new(Language::FortranInteger, value),
+                )
+                .expect("MPI_COMM_WORLD exists");
+        }
+        Universe {
+            state: StateLock::new(state, level),
+        }
+    }
+
+    /// The thread level the universe was created with.
+    pub fn thread_level(&self) -> ThreadLevel {
+        self.state.level()
+    }
+
+    /// Whether the calling thread created the universe.
+    pub fn is_main_thread(&self) -> bool {
+        lock::current_thread_mark() == self.state.owner()
+    }
+
+    fn lock(&self) -> Result<lock::Guard<'_, State>> {
+        self.state.lock()
+    }
+
+    // ---- keyvals ------------------------------------------------------------------------
+
+    /// Creates a keyval (MPI_*_create_keyval, MPI_Keyval_create).
+    pub fn create_keyval(&self, spec: KeyvalSpec) -> Result<Keyval> {
+        self.lock()?.keyvals.create(spec)
+    }
+
+    /// Frees a keyval of `kind`: now if no attribute uses it, else when the last one goes.
+    /// Freeing a freed keyval that attributes still use succeeds and does nothing.
+    pub fn free_keyval(&self, kind: ObjectKind, keyval: Keyval) -> Result<()> {
+        self.lock()?.keyvals.free(keyval, kind)
+    }
+
+    /// The number of keyvals alive (predefined ones included).
+    pub fn keyval_count(&self) -> Result<usize> {
+        Ok(self.lock()?.keyvals.len())
+    }
+
+    // ---- attributes ---------------------------------------------------------------------
+
+    /// Reads the value `keyval` has on `object`, as a reader in `view` sees it (SPEC §3).
+    /// `Ok(None)` when there is none. The Fortran INTEGER view comes sign-extended.
+    pub fn get_attr<O: Object>(
+        &self,
+        object: O,
+        keyval: Keyval,
+        view: Language,
+    ) -> Result<Option<Word>> {
+        let state = self.lock()?;
+        let data = state.object(O::KIND, object.id())?;
+        if let Some(entry) = data.entry(keyval) {
+            return Ok(Some(entry.value.view(view)));
+        }
+        state.keyvals.lookup(keyval, O::KIND)?;
+        Ok(None)
+    }
+
+    /// Sets a value as a call in `language` would; an existing value is deleted first (its
+    /// delete callback runs, and if that fails the old value stays).
+    pub fn set_attr<O: Object>(
+        &self,
+        object: O,
+        keyval: Keyval,
+        language: Language,
+        word: Word,
+    ) -> Result<()> {
+        let (kind, id) = (O::KIND, object.id());
+        loop {
+            {
+                let mut state = self.lock()?;
+                let record = state.keyvals.lookup_user(keyval, kind)?;
+                if record.freed {
+                    return Err(Error::FreedKeyval);
+                }
+                let silent = matches!(record.spec.delete, DeleteAction::Null);
+                let data = state.object_mut(kind, id)?;
+                match data.entry(keyval).map(|entry| entry.deleting) {
+                    None => {
+                        return state.attach(kind, id, keyval, Stored::new(language, word));
+                    }
+                    Some(deleting) if silent || deleting => {
+                        // No callback to run, or the deletion under way counts as the old
+                        // value's one call: replace it, as newest.
+                        let attrs = data.attrs_mut();
+                        attrs.remove(keyval);
+                        attrs.push(keyval, Stored::new(language, word));
+                        return Ok(());
+                    }
+                    Some(_) => {}
+                }
+            }
+            self.delete_value(kind, id, keyval)?;
+        }
+    }
+
+    /// Deletes the value `keyval` has on `object`, running its delete callback. Succeeds and
+    /// does nothing if there is none.
+    pub fn delete_attr<O: Object>(&self, object: O, keyval: Keyval) -> Result<()> {
+        {
+            let state = self.lock()?;
+            state.keyvals.lookup_user(keyval, O::KIND)?;
+            state.object(O::KIND, object.id())?;
+        }
+        self.delete_value(O::KIND, object.id(), keyval).map(|_| ())
+    }
+
+    /// Runs the delete callback of one value, with no lock held, and removes the value if it
+    /// succeeds; a failure keeps it.
+    fn delete_value(&self, kind: ObjectKind, id: Id, keyval: Keyval) -> Result<Deleted> {
+        let (callback, language, value) = {
+            let mut state = self.lock()?;
+            let record = state.keyvals.lookup(keyval, kind)?;
+            let action = record.spec.delete.clone();
+            let language = record.spec.language;
+            let data = state.object_mut(kind, id)?;
+            let Some(entry) = data.entry_mut(keyval) else {
+                return Ok(Deleted::Nothing);
+            };
+            if entry.deleting {
+                return Ok(Deleted::Nothing);
+            }
+            match action {
+                DeleteAction::Null => {
+                    data.remove_entry(keyval);
+                    state.keyvals.release(keyval);
+                    return Ok(Deleted::Removed);
+                }
+                DeleteAction::Call(callback) => {
+                    entry.deleting = true;
+                    // The clone keeps a Fortran value's cell alive while the callback looks at
+                    // it, whatever the callback does to the attribute.
+                    (callback, language, entry.value.clone())
+                }
+            }
+        };
+        let outcome = callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language));
+        let mut state = self.lock()?;
+        let Ok(data) = state.object_mut(kind, id) else {
+            return Ok(Deleted::Nothing);
+        };
+        let ours = data.entry(keyval).is_some_and(|entry| entry.deleting);
+        match outcome {
+            Ok(()) => {
+                if ours {
+                    data.remove_entry(keyval);
+                    state.keyvals.release(keyval);
+                }
+                Ok(Deleted::Removed)
+            }
+            Err(code) => {
+                if ours {
+                    if let Some(entry) = data.entry_mut(keyval) {
+                        entry.deleting = false;
+                    }
+                }
+                Err(Error::Callback {
+                    kind: "delete",
+                    code,
+                })
+            }
+        }
+    }
+
+    /// Deletes every attribute of an object, newest first, until none is left or a callback
+    /// fails; every value is tried once. Returns the first failure.
+    fn delete_all(&self, kind: ObjectKind, id: Id) -> Result<()> {
+        let mut failed: Vec<Keyval> = Vec::new();
+        let mut first_error = None;
+        loop {
+            let pending: Vec<Keyval> = {
+                let state = self.lock()?;
+                let data = state.object(kind, id)?;
+                match &data.attrs {
+                    None => Vec::new(),
+                    Some(attrs) => attrs
+                        .keyvals_newest_first()
+                        .into_iter()
+                        .filter(|k| !failed.contains(k))
+                        .filter(|k| attrs.get(*k).is_some_and(|e| !e.deleting))
+                        .collect(),
+                }
+            };
+            if pending.is_empty() {
+                break;
+            }
+            for keyval in pending {
+                if let Err(error) = self.delete_value(kind, id, keyval) {
+                    failed.push(keyval);
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    // ---- duplication and free ---------------------------------------------------------------
+
+    /// Copies the attributes of `source` onto the new object `target`, in the order they were
+    /// set. On failure the caller discards `target`.
+    fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
+        let order = {
+            let mut state = self.lock()?;
+            let order = match &state.object(kind, source)?.attrs {
+                Some(attrs) => attrs.keyvals_oldest_first(),
+                None => return Ok(()),
+            };
+            // Pinned: a callback freeing a keyval cannot make it vanish under the copy.
+            for keyval in &order {
+                state.keyvals.acquire(*keyval);
+            }
+            order
+        };
+        let mut result = Ok(());
+        for &keyval in &order {
+            result = self.copy_one(kind, source, target, keyval);
+            if result.is_err() {
+                break;
+            }
+        }
+        let mut state = self.lock()?;
+        for keyval in order {
+            state.keyvals.release(keyval);
+        }
+        result
+    }
+
+    fn copy_one(&self, kind: ObjectKind, source: Id, target: Id, keyval: Keyval) -> Result<()> {
+        let (callback, language, value) = {
+            let mut state = self.lock()?;
+            let Ok(data) = state.object(kind, source) else {
+                return Ok(());
+            };
+            let Some(entry) = data.entry(keyval) else {
+                return Ok(());
+            };
+            let value = entry.value.clone();
+            let record = state.keyvals.lookup(keyval, kind)?;
+            match record.spec.copy.clone() {
+                CopyAction::Null => return Ok(()),
+                CopyAction::Dup => return state.attach(kind, target, keyval, value.duplicate()),
+                CopyAction::Call(callback) => (callback, record.spec.language, value),
+            }
+        };
+        let shown = value.view(language);
+        match callback.copy(self, AnyObject::new(kind, source), keyval, shown) {
+            Err(code) => Err(Error::Callback { kind: "copy", code }),
+            Ok(None) => Ok(()),
+            Ok(Some(produced)) => {
+                let copy = value.copied(language, shown, produced);
+                let mut state = self.lock()?;
+                let data = state.object_mut(kind, target)?;
+                if data.entry(keyval).is_some() {
+                    return Err(Error::Internal("a copy target already had the attribute"));
+                }
+                state.attach(kind, target, keyval, copy)
+            }
+        }
+    }
+
+    /// Duplicates an object: a new one of the same detail, with attributes copied by their
+    /// keyvals' copy actions. On failure every copy made so far is deleted with its delete
+    /// callback and nothing is left behind.
+    fn dup_object(&self, kind: ObjectKind, source: Id) -> Result<Id> {
+        let target = {
+            let mut state = self.lock()?;
+            let data = state.object(kind, source)?;
+            let detail = match &data.detail {
+                Detail::Comm { .. } => Detail::Comm {
+                    name: String::new(),
+                },
+                Detail::Datatype { size, committed } => Detail::Datatype {
+                    size: *size,
+                    committed: *committed,
+                },
+                Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
+            };
+            let copy = ObjectData::new(detail, data.errhandler);
+            state.table_mut(kind).insert(copy)
+        };
+        if let Err(error) = self.copy_attributes(kind, source, target) {
+            if self.free_object(kind, target).is_err() {
+                // A delete callback refused: the half-made object still goes, without it.
+                self.lock()?.discard(kind, target);
+            }
+            return Err(error);
+        }
+        Ok(target)
+    }
+
+    /// Frees an object after deleting its attributes newest first. If a delete callback
+    /// fails, the others are still tried, the failed values stay, and the object stays valid.
+    fn free_object(&self, kind: ObjectKind, id: Id) -> Result<()> {
+        {
+            let mut state = self.lock()?;
+            let data = state.object_mut(kind, id)?;
+            if data.predefined {
+                return Err(Error::PredefinedObject(kind));
+            }
+            if data.freeing {
+                return Err(Error::BeingFreed(kind));
+            }
+            data.freeing = true;
+        }
+        let deleted = self.delete_all(kind, id);
+        let mut state = self.lock()?;
+        let data = state.object_mut(kind, id)?;
+        data.freeing = false;
+        deleted?;
+        if data.attrs.is_some() {
+            // A value whose deletion is under way in an enclosing call.
+            return Err(Error::BeingFreed(kind));
+        }
+        state.table_mut(kind).remove(id);
+        Ok(())
+    }
+
+    // ---- communicators ----------------------------------------------------------------------
+
+    /// MPI_Comm_dup (also _dup_with_info and _idup).
+    pub fn comm_dup(&self, comm: Comm) -> Result<Comm> {
+        self.dup_object(ObjectKind::Comm, comm.0).map(Comm)
+    }
+
+    /// MPI_Comm_idup: the duplicate is complete on return; the request is complete too.
+    pub fn comm_idup(&self, comm: Comm) -> Result<(Comm, Request)> {
+        let new = self.comm_dup(comm)?;
+        let request = self.lock()?.requests.insert(());
+        Ok((new, Request(request)))
+    }
+
+    /// Completes (and frees) a request: MPI_Wait, MPI_Test and MPI_Request_free.
+    pub fn request_complete(&self, request: Request) -> Result<()> {
+        self.lock()?
+            .requests
+            .remove(request.0)
+            .ok_or(Error::InvalidRequest)
+    }
+
+    /// Whether a request handle is live.
+    pub fn request_is_valid(&self, request: Request) -> Result<bool> {
+        Ok(self.lock()?.requests.get(request.0).is_some())
+    }
+
+    /// MPI_Comm_split: `None` for a process that does not take part (colour MPI_UNDEFINED).
+    /// The new communicator has no attributes.
+    pub fn comm_split(&self, comm: Comm, participate: bool) -> Result<Option<Comm>> {
+        let mut state = self.lock()?;
+        let errhandler = state.object(ObjectKind::Comm, comm.0)?.errhandler;
+        if !participate {
+            return Ok(None);
+        }
+        let data = ObjectData::new(
+            Detail::Comm {
+                name: String::new(),
+            },
+            errhandler,
+        );
+        Ok(Some(Comm(state.table_mut(ObjectKind::Comm).insert(data))))
+    }
+
+    /// MPI_Comm_free.
+    pub fn comm_free(&self, comm: Comm) -> Result<()> {
+        self.free_object(ObjectKind::Comm, comm.0)
+    }
+
+    /// Whether `comm` is a live communicator.
+    pub fn comm_is_valid(&self, comm: Comm) -> Result<bool> {
+        self.is_valid(comm)
+    }
+
+    /// Whether a handle names a live object.
+    pub fn is_valid<O: Object>(&self, object: O) -> Result<bool> {
+        Ok(self.lock()?.object(O::KIND, object.id()).is_ok())
+    }
+
+    /// The communicator's name (empty if never set).
+    pub fn comm_name(&self, comm: Comm) -> Result<String> {
+        match &self.lock()?.object(ObjectKind::Comm, comm.0)?.detail {
+            Detail::Comm { name } => Ok(name.clone()),
+            _ => Err(Error::InvalidHandle(ObjectKind::Comm)),
+        }
+    }
+
+    /// Sets the communicator's name.
+    pub fn set_comm_name(&self, comm: Comm, new_name: &str) -> Result<()> {
+        match &mut self.lock()?.object_mut(ObjectKind::Comm, comm.0)?.detail {
+            Detail::Comm { name } => {
+                *name = new_name.to_string();
+                Ok(())
+            }
+            _ => Err(Error::InvalidHandle(ObjectKind::Comm)),
+        }
+    }
+
+    // ---- datatypes ----------------------------------------------------------------------------
+
+    /// The predefined datatype whose C handle value is `handle`, if any.
+    pub fn predefined_datatype(handle: usize) -> Option<Datatype> {
+        datatypes::PREDEFINED
+            .iter()
+            .position(|p| p.handle == handle)
+            .map(|index| Datatype(PREDEFINED_ID(index as u32)))
+    }
+
+    /// The C handle value and name of a predefined datatype.
+    pub fn predefined_datatype_handle(datatype: Datatype) -> Option<(usize, &'static str)> {
+        if datatype.0.generation != 1 {
+            return None;
+        }
+        datatypes::PREDEFINED
+            .get(datatype.0.index as usize)
+            .map(|p| (p.handle, p.c_name()))
+    }
+
+    /// MPI_Type_dup.
+    pub fn type_dup(&self, datatype: Datatype) -> Result<Datatype> {
+        self.dup_object(ObjectKind::Datatype, datatype.0)
+            .map(Datatype)
+    }
+
+    /// MPI_Type_contiguous: a new, uncommitted datatype without attributes.
+    pub fn type_contiguous(&self, count: usize, old: Datatype) -> Result<Datatype> {
+        let mut state = self.lock()?;
+        let size = match state.object(ObjectKind::Datatype, old.0)?.detail {
+            Detail::Datatype { size, .. } => size,
+            _ => return Err(Error::InvalidHandle(ObjectKind::Datatype)),
+        };
+        let size = size.checked_mul(count as u64).ok_or(Error::InvalidCount)?;
+        let data = ObjectData::new(
+            Detail::Datatype {
+                size,
+                committed: false,
+            },
+            ErrorHandler::Fatal,
+        );
+        Ok(Datatype(state.table_mut(ObjectKind::Datatype).insert(data)))
+    }
+
+    /// MPI_Type_commit.
+    pub fn type_commit(&self, datatype: Datatype) -> Result<()> {
+        if let Detail::Datatype { committed, .. } = &mut self
+            .lock()?
+            .object_mut(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            *committed = true;
+        }
+        Ok(())
+    }
+
+    /// MPI_Type_size, in bytes.
+    pub fn type_size(&self, datatype: Datatype) -> Result<u64> {
+        match self
+            .lock()?
+            .object(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype { size, .. } => Ok(size),
+            _ => Err(Error::InvalidHandle(ObjectKind::Datatype)),
+        }
+    }
+
+    /// MPI_Type_free.
+    pub fn type_free(&self, datatype: Datatype) -> Result<()> {
+        self.free_object(ObjectKind::Datatype, datatype.0)
+    }
+
+    // ---- windows ------------------------------------------------------------------------------
+
+    fn new_window(
+        &self,
+        comm: Comm,
+        base: usize,
+        size: usize,
+        disp_unit: u32,
+        flavor: WinFlavor,
+        memory: Option<Memory>,
+    ) -> Result<Win> {
+        let mut state = self.lock()?;
+        let errhandler = state.object(ObjectKind::Comm, comm.0)?.errhandler;
+        let data = ObjectData::new(Detail::Win { _memory: memory }, errhandler);
+        let id = state.table_mut(ObjectKind::Win).insert(data);
+        let integer = |word| Stored::new(Language::FortranInteger, word);
+        let attributes = [
+            (Keyval::WIN_BASE, Stored::new(Language::C, base as Word)),
+            (
+                Keyval::WIN_SIZE,
+                Stored::new(Language::FortranAddress, size as Word),
+            ),
+            (Keyval::WIN_DISP_UNIT, integer(disp_unit as Word)),
+            (Keyval::WIN_CREATE_FLAVOR, integer(flavor.abi_value())),
+            (
+                Keyval::WIN_MODEL,
+                integer(crate::abi::MPI_WIN_UNIFIED as Word),
+            ),
+        ];
+        for (keyval, value) in attributes {
+            state.attach(ObjectKind::Win, id, keyval, value)?;
+        }
+        Ok(Win(id))
+    }
+
+    fn check_window_args(size: isize, disp_unit: i32) -> Result<(usize, u32)> {
+        let size = usize::try_from(size).map_err(|_| Error::InvalidSize)?;
+        let disp_unit = u32::try_from(disp_unit)
+            .ok()
+            .filter(|d| *d > 0)
+            .ok_or(Error::InvalidDisp)?;
+        Ok((size, disp_unit))
+    }
+
+    /// MPI_Win_create over memory the caller owns.
+    pub fn win_create(&self, comm: Comm, base: usize, size: isize, disp_unit: i32) -> Result<Win> {
+        let (size, disp_unit) = Self::check_window_args(size, disp_unit)?;
+        self.new_window(comm, base, size, disp_unit, WinFlavor::Create, None)
+    }
+
+    /// MPI_Win_allocate: the library allocates `size` zeroed bytes and returns their address
+    /// with the window; they are released by [`Universe::win_free`].
+    pub fn win_allocate(&self, comm: Comm, size: isize, disp_unit: i32) -> Result<(Win, usize)> {
+        let (size, disp_unit) = Self::check_window_args(size, disp_unit)?;
+        let mut memory = Memory::new(size)?;
+        let base = memory.address();
+        let win = self.new_window(
+            comm,
+            base,
+            size,
+            disp_unit,
+            WinFlavor::Allocate,
+            Some(memory),
+        )?;
+        Ok((win, base))
+    }
+
+    /// MPI_Win_create_dynamic: base MPI_BOTTOM, size 0, displacement unit 1.
+    pub fn win_create_dynamic(&self, comm: Comm) -> Result<Win> {
+        self.new_window(comm, 0, 0, 1, WinFlavor::Dynamic, None)
+    }
+
+    /// MPI_Win_free.
+    pub fn win_free(&self, win: Win) -> Result<()> {
+        self.free_object(ObjectKind::Win, win.0)
+    }
+
+    /// MPI_Alloc_mem: `size` zeroed bytes, 16-byte aligned, never null.
+    pub fn alloc_mem(&self, size: usize) -> Result<usize> {
+        let mut memory = Memory::new(size)?;
+        let address = memory.address();
+        self.lock()?.memory.insert(address, memory);
+        Ok(address)
+    }
+
+    /// MPI_Free_mem of an address from [`Universe::alloc_mem`].
+    pub fn free_mem(&self, address: usize) -> Result<()> {
+        self.lock()?
+            .memory
+            .remove(&address)
+            .map(drop)
+            .ok_or(Error::InvalidBase)
+    }
+
+    // ---- error handlers ---------------------------------------------------------------------
+
+    /// The error handler of a communicator or window.
+    pub fn errhandler<O: Object>(&self, object: O) -> Result<ErrorHandler> {
+        Ok(self.lock()?.object(O::KIND, object.id())?.errhandler)
+    }
+
+    /// Sets the error handler of a communicator or window.
+    pub fn set_errhandler<O: Object>(&self, object: O, handler: ErrorHandler) -> Result<()> {
+        self.lock()?.object_mut(O::KIND, object.id())?.errhandler = handler;
+        Ok(())
+    }
+
+    // ---- Fortran integers ---------------------------------------------------------------------
+
+    /// The live object at table index `index` (how Fortran integer handles are resolved).
+    pub fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
+        Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
+    }
+
+    // ---- finalize -----------------------------------------------------------------------------
+
+    /// MPI_Finalize's teardown: deletes MPI_COMM_SELF's attributes newest first, then
+    /// MPI_COMM_WORLD's, then those of the predefined datatypes, running delete callbacks;
+    /// then releases every object left, without callbacks. Reports the first callback
+    /// failure, but finishes the teardown regardless.
+    pub fn finalize(&self) -> Result<()> {
+        let mut first_error = None;
+        let mut order = vec![
+            (ObjectKind::Comm, Comm::SELF.0),
+            (ObjectKind::Comm, Comm::WORLD.0),
+        ];
+        order.extend(
+            (0..datatypes::PREDEFINED.len() as u32)
+                .map(|i| (ObjectKind::Datatype, PREDEFINED_ID(i))),
+        );
+        for (kind, id) in order {
+            if let Err(error) = self.delete_all(kind, id) {
+                first_error.get_or_insert(error);
+            }
+        }
+        let mut state = self.lock()?;
+        for kind in [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win] {
+            for id in state.table(kind).ids() {
+                state.discard(kind, id);
+            }
+        }
+        state.memory.clear();
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Live objects of a kind (predefined ones included).
+    pub fn object_count(&self, kind: ObjectKind) -> Result<usize> {
+        Ok(self.lock()?.table(kind).len())
+    }
+
+    /// How many attributes an object has.
+    pub fn attr_count<O: Object>(&self, object: O) -> Result<usize> {
+        Ok(self
+            .lock()?
+            .object(O::KIND, object.id())?
+            .attrs
+            .as_ref()
+            .map_or(0, |a| a.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,162 @@
+//! Object tables: slots addressed by index, with a generation so that a freed handle is
+//! recognised instead of reaching whatever object took its slot.
+
+use std::collections::VecDeque;
+
+/// The identity of an object in its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Id {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+/// Generations stay below this, so that a C handle can hold one in 28 bits.
+pub(crate) const GENERATION_LIMIT: u32 = 1 << 28;
+
+impl Id {
+    /// An id from its parts (the C layer decodes handles into these).
+    pub(crate) fn from_parts(index: u32, generation: u32) -> Id {
+        Id { index, generation }
+    }
+
+    /// The generation of the slot when the object was made.
+    pub(crate) fn generation(self) -> u32 {
+        self.generation
+    }
+
+    /// The position of the object in its table: small, and unique among live objects of a kind.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// A freed slot is only reused once this many others are free too, so a stale handle (or a
+/// stale Fortran integer, which has no generation) rarely meets a new object.
+const REUSE_DELAY: usize = 1024;
+
+#[derive(Debug)]
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Table<T> {
+    slots: Vec<Slot<T>>,
+    free: VecDeque<u32>,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            slots: Vec::new(),
+            free: VecDeque::new(),
+        }
+    }
+}
+
+impl<T> Table<T> {
+    pub(crate) fn insert(&mut self, value: T) -> Id {
+        if self.free.len() > REUSE_DELAY {
+            let index = self.free.pop_front().expect("the queue is not empty");
+            let slot = &mut self.slots[index as usize];
+            slot.value = Some(value);
+            return Id {
+                index,
+                generation: slot.generation,
+            };
+        }
+        let index = u32::try_from(self.slots.len()).expect("fewer than 2^32 objects");
+        self.slots.push(Slot {
+            generation: 1,
+            value: Some(value),
+        });
+        Id {
+            index,
+            generation: 1,
+        }
+    }
+
+    pub(crate) fn get(&self, id: Id) -> Option<&T> {
+        let slot = self.slots.get(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        slot.value.as_ref()
+    }
+
+    pub(crate) fn get_mut(&mut self, id: Id) -> Option<&mut T> {
+        let slot = self.slots.get_mut(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        slot.value.as_mut()
+    }
+
+    pub(crate) fn remove(&mut self, id: Id) -> Option<T> {
+        let slot = self.slots.get_mut(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        let value = slot.value.take()?;
+        slot.generation = if slot.generation + 1 >= GENERATION_LIMIT {
+            1
+        } else {
+            slot.generation + 1
+        };
+        self.free.push_back(id.index);
+        Some(value)
+    }
+
+    /// The live object at `index`, whatever its generation.
+    pub(crate) fn id_at(&self, index: u32) -> Option<Id> {
+        let slot = self.slots.get(index as usize)?;
+        slot.value.as_ref().map(|_| Id {
+            index,
+            generation: slot.generation,
+        })
+    }
+
+    /// Every live object's id.
+    pub(crate) fn ids(&self) -> Vec<Id> {
+        (0..self.slots.len() as u32)
+            .filter_map(|index| self.id_at(index))
+            .collect()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_ids_are_refused() {
+        let mut table = Table::default();
+        let a = table.insert("a");
+        assert_eq!(table.get(a), Some(&"a"));
+        assert_eq!(table.remove(a), Some("a"));
+        assert_eq!(table.get(a), None);
+        assert_eq!(table.remove(a), None);
+        let mut ids = Vec::new();
+        for _ in 0..REUSE_DELAY + 2 {
+            let id = table.insert("x");
+            ids.push(id);
+        }
+        for id in ids {
+            table.remove(id);
+        }
+        let reused = table.insert("b");
+        assert_eq!(
+            reused.index, a.index,
+            "the oldest free slot is reused first"
+        );
+        assert_ne!(reused.generation, a.generation);
+        assert_eq!(table.get(a), None);
+        assert_eq!(table.get(reused), Some(&"b"));
+        assert_eq!(table.id_at(a.index), Some(reused));
+    }
+}
