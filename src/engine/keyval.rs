@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::error::{Error, Result};
@@ -168,16 +169,39 @@ pub(crate) struct Record {
 /// The first number handed out; everything below is reserved for predefined keyvals.
 const FIRST_NUMBER: i32 = 4096;
 
+/// Keyval numbers are small consecutive integers: a multiplicative hash spreads them, with
+/// none of SipHash's cost (numbers come from the library, not from an attacker).
+#[derive(Default)]
+pub(crate) struct NumberHasher(u64);
+
+impl Hasher for NumberHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_i32(&mut self, value: i32) {
+        self.0 = (value as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type NumberMap<V> = HashMap<Keyval, V, BuildHasherDefault<NumberHasher>>;
+
 #[derive(Debug)]
 pub(crate) struct Registry {
-    records: HashMap<Keyval, Record>,
+    records: NumberMap<Record>,
     next: i32,
 }
 
 impl Registry {
     pub(crate) fn new() -> Registry {
         let mut registry = Registry {
-            records: HashMap::new(),
+            records: NumberMap::default(),
             next: FIRST_NUMBER,
         };
         let comm = |copy| KeyvalSpec {

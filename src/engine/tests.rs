@@ -30,27 +30,31 @@ fn spec(kind: ObjectKind, copy: CopyAction, delete: DeleteAction) -> KeyvalSpec 
 /// A delete callback that logs "name:value" and fails when the value is `fail_on`.
 fn logging_delete(log: &Log, name: &'static str, fail_on: Option<Word>) -> DeleteAction {
     let log = log.clone();
-    DeleteAction::Call(Arc::new(move |_: &Universe, _: AnyObject, _: Keyval, value: Word| {
-        log.lock().unwrap().push(format!("{name}:{value}"));
-        if Some(value) == fail_on {
-            Err(ErrorClass::Win as i32)
-        } else {
-            Ok(())
-        }
-    }))
+    DeleteAction::Call(Arc::new(
+        move |_: &Universe, _: AnyObject, _: Keyval, value: Word| {
+            log.lock().unwrap().push(format!("{name}:{value}"));
+            if Some(value) == fail_on {
+                Err(ErrorClass::Win as i32)
+            } else {
+                Ok(())
+            }
+        },
+    ))
 }
 
 /// A copy callback that logs and returns value + 1, failing on `fail_on`.
 fn logging_copy(log: &Log, name: &'static str, fail_on: Option<Word>) -> CopyAction {
     let log = log.clone();
-    CopyAction::Call(Arc::new(move |_: &Universe, _: AnyObject, _: Keyval, value: Word| {
-        log.lock().unwrap().push(format!("copy {name}:{value}"));
-        if Some(value) == fail_on {
-            Err(12345)
-        } else {
-            Ok(Some(value + 1))
-        }
-    }))
+    CopyAction::Call(Arc::new(
+        move |_: &Universe, _: AnyObject, _: Keyval, value: Word| {
+            log.lock().unwrap().push(format!("copy {name}:{value}"));
+            if Some(value) == fail_on {
+                Err(12345)
+            } else {
+                Ok(Some(value + 1))
+            }
+        },
+    ))
 }
 
 #[test]
@@ -71,28 +75,57 @@ fn values_are_read_back_in_every_view() {
     let pointer = u.get_attr(comm, kv, Language::C).unwrap().unwrap();
     assert_ne!(pointer, (1 << 40) + 5, "C reads a pointer to the value");
     u.set_attr(comm, kv, Language::FortranInteger, -7).unwrap();
-    assert_eq!(u.get_attr(comm, kv, Language::FortranAddress).unwrap(), Some(-7));
+    assert_eq!(
+        u.get_attr(comm, kv, Language::FortranAddress).unwrap(),
+        Some(-7)
+    );
     u.comm_free(comm).unwrap();
 }
 
 #[test]
 fn predefined_attributes_and_keyvals() {
     let u = universe();
-    let tag_ub = u.get_attr(Comm::WORLD, Keyval::TAG_UB, Language::FortranInteger).unwrap();
+    let tag_ub = u
+        .get_attr(Comm::WORLD, Keyval::TAG_UB, Language::FortranInteger)
+        .unwrap();
     assert!(tag_ub.unwrap() >= 32767);
     assert_eq!(
         u.set_attr(Comm::WORLD, Keyval::TAG_UB, Language::C, 1),
         Err(Error::PredefinedKeyval)
     );
-    assert_eq!(u.delete_attr(Comm::WORLD, Keyval::TAG_UB), Err(Error::PredefinedKeyval));
-    assert_eq!(u.free_keyval(ObjectKind::Comm, Keyval::TAG_UB), Err(Error::PredefinedKeyval));
+    assert_eq!(
+        u.delete_attr(Comm::WORLD, Keyval::TAG_UB),
+        Err(Error::PredefinedKeyval)
+    );
+    assert_eq!(
+        u.free_keyval(ObjectKind::Comm, Keyval::TAG_UB),
+        Err(Error::PredefinedKeyval)
+    );
     let dup = u.comm_dup(Comm::WORLD).unwrap();
-    assert_eq!(u.get_attr(dup, Keyval::TAG_UB, Language::FortranInteger).unwrap(), tag_ub);
-    assert_eq!(u.get_attr(Comm::SELF, Keyval::TAG_UB, Language::C).unwrap(), None);
+    assert_eq!(
+        u.get_attr(dup, Keyval::TAG_UB, Language::FortranInteger)
+            .unwrap(),
+        tag_ub
+    );
+    assert_eq!(
+        u.get_attr(Comm::SELF, Keyval::TAG_UB, Language::C).unwrap(),
+        None
+    );
     let (win, base) = u.win_allocate(Comm::WORLD, 100, 4).unwrap();
-    assert_eq!(u.get_attr(win, Keyval::WIN_BASE, Language::C).unwrap(), Some(base as Word));
-    assert_eq!(u.get_attr(win, Keyval::WIN_SIZE, Language::FortranAddress).unwrap(), Some(100));
-    assert_eq!(u.get_attr(win, Keyval::WIN_DISP_UNIT, Language::FortranInteger).unwrap(), Some(4));
+    assert_eq!(
+        u.get_attr(win, Keyval::WIN_BASE, Language::C).unwrap(),
+        Some(base as Word)
+    );
+    assert_eq!(
+        u.get_attr(win, Keyval::WIN_SIZE, Language::FortranAddress)
+            .unwrap(),
+        Some(100)
+    );
+    assert_eq!(
+        u.get_attr(win, Keyval::WIN_DISP_UNIT, Language::FortranInteger)
+            .unwrap(),
+        Some(4)
+    );
     assert!(matches!(
         u.get_attr(win, Keyval::TAG_UB, Language::C),
         Err(Error::WrongKindKeyval { .. })
@@ -116,14 +149,18 @@ fn copy_in_set_order_delete_newest_first_replace_counts_as_newest() {
         .collect();
     let comm = u.comm_dup(Comm::SELF).unwrap();
     for (i, kv) in keyvals.iter().enumerate() {
-        u.set_attr(comm, *kv, Language::C, 10 * (i as Word + 1)).unwrap();
+        u.set_attr(comm, *kv, Language::C, 10 * (i as Word + 1))
+            .unwrap();
     }
     // Replace the first: its old value is deleted, and it becomes the newest.
     u.set_attr(comm, keyvals[0], Language::C, 11).unwrap();
     assert_eq!(entries(&log), ["d:10"]);
     log.lock().unwrap().clear();
     let copy = u.comm_dup(comm).unwrap();
-    assert_eq!(entries(&log), ["copy c:20", "copy c:30", "copy c:40", "copy c:11"]);
+    assert_eq!(
+        entries(&log),
+        ["copy c:20", "copy c:30", "copy c:40", "copy c:11"]
+    );
     assert_eq!(u.get_attr(copy, keyvals[1], Language::C).unwrap(), Some(21));
     log.lock().unwrap().clear();
     u.comm_free(comm).unwrap();
@@ -138,15 +175,25 @@ fn flag_false_and_null_copy_leave_the_new_object_without_a_value() {
     let declined = u
         .create_keyval(spec(
             ObjectKind::Datatype,
-            CopyAction::Call(Arc::new(|_: &Universe, _: AnyObject, _: Keyval, _: Word| Ok(None))),
+            CopyAction::Call(Arc::new(
+                |_: &Universe, _: AnyObject, _: Keyval, _: Word| Ok(None),
+            )),
             DeleteAction::Null,
         ))
         .unwrap();
     let null = u
-        .create_keyval(spec(ObjectKind::Datatype, CopyAction::Null, DeleteAction::Null))
+        .create_keyval(spec(
+            ObjectKind::Datatype,
+            CopyAction::Null,
+            DeleteAction::Null,
+        ))
         .unwrap();
     let dup = u
-        .create_keyval(spec(ObjectKind::Datatype, CopyAction::Dup, DeleteAction::Null))
+        .create_keyval(spec(
+            ObjectKind::Datatype,
+            CopyAction::Dup,
+            DeleteAction::Null,
+        ))
         .unwrap();
     let int = Universe::predefined_datatype(crate::abi::MPIATTR_HANDLE_MPI_INT as usize).unwrap();
     for kv in [declined, null, dup] {
@@ -167,21 +214,35 @@ fn deferred_keyval_free_and_stale_numbers() {
     let u = universe();
     let log = log();
     let kv = u
-        .create_keyval(spec(ObjectKind::Comm, CopyAction::Dup, logging_delete(&log, "d", None)))
+        .create_keyval(spec(
+            ObjectKind::Comm,
+            CopyAction::Dup,
+            logging_delete(&log, "d", None),
+        ))
         .unwrap();
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     u.set_attr(comm, kv, Language::C, 1).unwrap();
     u.free_keyval(ObjectKind::Comm, kv).unwrap();
     assert_eq!(u.get_attr(comm, kv, Language::C).unwrap(), Some(1));
-    assert_eq!(u.set_attr(comm, kv, Language::C, 2), Err(Error::FreedKeyval));
-    assert_eq!(u.free_keyval(ObjectKind::Comm, kv), Ok(()), "freeing again does nothing");
+    assert_eq!(
+        u.set_attr(comm, kv, Language::C, 2),
+        Err(Error::FreedKeyval)
+    );
+    assert_eq!(
+        u.free_keyval(ObjectKind::Comm, kv),
+        Ok(()),
+        "freeing again does nothing"
+    );
     let copy = u.comm_dup(comm).unwrap();
     assert_eq!(u.get_attr(copy, kv, Language::C).unwrap(), Some(1));
     u.delete_attr(comm, kv).unwrap();
     u.comm_free(copy).unwrap();
     assert_eq!(entries(&log), ["d:1", "d:1"]);
     assert_eq!(u.get_attr(comm, kv, Language::C), Err(Error::InvalidKeyval));
-    assert_eq!(u.free_keyval(ObjectKind::Comm, kv), Err(Error::InvalidKeyval));
+    assert_eq!(
+        u.free_keyval(ObjectKind::Comm, kv),
+        Err(Error::InvalidKeyval)
+    );
     for _ in 0..1000 {
         let fresh = u
             .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, DeleteAction::Null))
@@ -205,7 +266,14 @@ fn wrong_kind_keyvals_are_refused() {
         u.free_keyval(ObjectKind::Datatype, win_kv),
         Err(Error::WrongKindKeyval { .. })
     ));
-    assert_eq!(Error::WrongKindKeyval { found: ObjectKind::Win, expected: ObjectKind::Comm }.class(), ErrorClass::Keyval);
+    assert_eq!(
+        Error::WrongKindKeyval {
+            found: ObjectKind::Win,
+            expected: ObjectKind::Comm
+        }
+        .class(),
+        ErrorClass::Keyval
+    );
 }
 
 #[test]
@@ -224,17 +292,30 @@ fn failed_dup_rolls_back_and_leaves_the_source_unchanged() {
         .collect();
     let comm = u.comm_dup(Comm::SELF).unwrap();
     for (i, kv) in keyvals.iter().enumerate() {
-        u.set_attr(comm, *kv, Language::C, 10 * (i as Word + 1)).unwrap();
+        u.set_attr(comm, *kv, Language::C, 10 * (i as Word + 1))
+            .unwrap();
     }
     let before = u.object_count(ObjectKind::Comm).unwrap();
     let error = u.comm_dup(comm).unwrap_err();
-    assert_eq!(error, Error::Callback { kind: "copy", code: 12345 });
+    assert_eq!(
+        error,
+        Error::Callback {
+            kind: "copy",
+            code: 12345
+        }
+    );
     assert_eq!(error.return_code(), ErrorClass::Other as i32);
     // Copies of 10 and 20 were made (as 11 and 21) and deleted newest first.
-    assert_eq!(entries(&log), ["copy c:10", "copy c:20", "copy c:30", "d:21", "d:11"]);
+    assert_eq!(
+        entries(&log),
+        ["copy c:10", "copy c:20", "copy c:30", "d:21", "d:11"]
+    );
     assert_eq!(u.object_count(ObjectKind::Comm).unwrap(), before);
     for (i, kv) in keyvals.iter().enumerate() {
-        assert_eq!(u.get_attr(comm, *kv, Language::C).unwrap(), Some(10 * (i as Word + 1)));
+        assert_eq!(
+            u.get_attr(comm, *kv, Language::C).unwrap(),
+            Some(10 * (i as Word + 1))
+        );
     }
 }
 
@@ -249,25 +330,34 @@ fn failed_deletes_keep_the_value_and_failed_frees_keep_the_object() {
         .create_keyval(spec(
             ObjectKind::Win,
             CopyAction::Null,
-            DeleteAction::Call(Arc::new(move |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
-                log2.lock().unwrap().push(format!("f:{v}"));
-                if *switch.lock().unwrap() {
-                    Err(ErrorClass::Win as i32)
-                } else {
-                    Ok(())
-                }
-            })),
+            DeleteAction::Call(Arc::new(
+                move |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
+                    log2.lock().unwrap().push(format!("f:{v}"));
+                    if *switch.lock().unwrap() {
+                        Err(ErrorClass::Win as i32)
+                    } else {
+                        Ok(())
+                    }
+                },
+            )),
         ))
         .unwrap();
     let kv_ok = u
-        .create_keyval(spec(ObjectKind::Win, CopyAction::Null, logging_delete(&log, "ok", None)))
+        .create_keyval(spec(
+            ObjectKind::Win,
+            CopyAction::Null,
+            logging_delete(&log, "ok", None),
+        ))
         .unwrap();
     let win = u.win_create_dynamic(Comm::WORLD).unwrap();
     u.set_attr(win, kv_ok, Language::C, 1).unwrap();
     u.set_attr(win, kv_fail, Language::C, 2).unwrap();
     u.set_attr(win, kv_ok, Language::C, 3).unwrap();
     // Deleting fails: the value stays. Setting over it fails: the old value stays.
-    assert_eq!(u.delete_attr(win, kv_fail).unwrap_err().return_code(), ErrorClass::Win as i32);
+    assert_eq!(
+        u.delete_attr(win, kv_fail).unwrap_err().return_code(),
+        ErrorClass::Win as i32
+    );
     assert_eq!(u.get_attr(win, kv_fail, Language::C).unwrap(), Some(2));
     assert!(u.set_attr(win, kv_fail, Language::C, 9).is_err());
     assert_eq!(u.get_attr(win, kv_fail, Language::C).unwrap(), Some(2));
@@ -291,7 +381,11 @@ fn delete_callbacks_may_delete_siblings_read_and_free_their_keyval() {
     let sibling_delete = logging_delete(&log, "sibling", None);
     for _ in 0..3 {
         let kv = u
-            .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, sibling_delete.clone()))
+            .create_keyval(spec(
+                ObjectKind::Comm,
+                CopyAction::Null,
+                sibling_delete.clone(),
+            ))
             .unwrap();
         siblings.lock().unwrap().push(kv);
     }
@@ -301,16 +395,23 @@ fn delete_callbacks_may_delete_siblings_read_and_free_their_keyval() {
         .create_keyval(spec(
             ObjectKind::Comm,
             CopyAction::Null,
-            DeleteAction::Call(Arc::new(move |u: &Universe, object: AnyObject, own: Keyval, _: Word| {
-                let AnyObject::Comm(comm) = object else { return Err(1) };
-                for kv in all.lock().unwrap().iter() {
-                    let seen = u.get_attr(comm, *kv, Language::C).map_err(|e| e.return_code())?;
-                    log2.lock().unwrap().push(format!("leader saw {seen:?}"));
-                    u.delete_attr(comm, *kv).map_err(|e| e.return_code())?;
-                }
-                u.free_keyval(ObjectKind::Comm, own).map_err(|e| e.return_code())?;
-                Ok(())
-            })),
+            DeleteAction::Call(Arc::new(
+                move |u: &Universe, object: AnyObject, own: Keyval, _: Word| {
+                    let AnyObject::Comm(comm) = object else {
+                        return Err(1);
+                    };
+                    for kv in all.lock().unwrap().iter() {
+                        let seen = u
+                            .get_attr(comm, *kv, Language::C)
+                            .map_err(|e| e.return_code())?;
+                        log2.lock().unwrap().push(format!("leader saw {seen:?}"));
+                        u.delete_attr(comm, *kv).map_err(|e| e.return_code())?;
+                    }
+                    u.free_keyval(ObjectKind::Comm, own)
+                        .map_err(|e| e.return_code())?;
+                    Ok(())
+                },
+            )),
         ))
         .unwrap();
     let comm = u.comm_dup(Comm::WORLD).unwrap();
@@ -330,7 +431,10 @@ fn delete_callbacks_may_delete_siblings_read_and_free_their_keyval() {
             "sibling:2"
         ]
     );
-    assert_eq!(u.get_attr(Comm::WORLD, leader, Language::C), Err(Error::InvalidKeyval));
+    assert_eq!(
+        u.get_attr(Comm::WORLD, leader, Language::C),
+        Err(Error::InvalidKeyval)
+    );
 }
 
 #[test]
@@ -340,13 +444,17 @@ fn freeing_an_object_inside_its_own_free_is_refused() {
         .create_keyval(spec(
             ObjectKind::Comm,
             CopyAction::Null,
-            DeleteAction::Call(Arc::new(|u: &Universe, object: AnyObject, _: Keyval, _: Word| {
-                let AnyObject::Comm(comm) = object else { return Err(1) };
-                match u.comm_free(comm) {
-                    Err(Error::BeingFreed(ObjectKind::Comm)) => Ok(()),
-                    _ => Err(2),
-                }
-            })),
+            DeleteAction::Call(Arc::new(
+                |u: &Universe, object: AnyObject, _: Keyval, _: Word| {
+                    let AnyObject::Comm(comm) = object else {
+                        return Err(1);
+                    };
+                    match u.comm_free(comm) {
+                        Err(Error::BeingFreed(ObjectKind::Comm)) => Ok(()),
+                        _ => Err(2),
+                    }
+                },
+            )),
         ))
         .unwrap();
     let comm = u.comm_dup(Comm::WORLD).unwrap();
@@ -359,10 +467,18 @@ fn finalize_deletes_self_then_world_newest_first() {
     let u = universe();
     let log = log();
     let kv = u
-        .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, logging_delete(&log, "d", None)))
+        .create_keyval(spec(
+            ObjectKind::Comm,
+            CopyAction::Null,
+            logging_delete(&log, "d", None),
+        ))
         .unwrap();
     let kv2 = u
-        .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, logging_delete(&log, "e", None)))
+        .create_keyval(spec(
+            ObjectKind::Comm,
+            CopyAction::Null,
+            logging_delete(&log, "e", None),
+        ))
         .unwrap();
     u.set_attr(Comm::WORLD, kv, Language::C, 1).unwrap();
     u.set_attr(Comm::SELF, kv, Language::C, 2).unwrap();
@@ -376,7 +492,9 @@ fn single_level_refuses_other_threads() {
     let u = Arc::new(Universe::new(ThreadLevel::Single));
     assert!(u.is_main_thread());
     let other = u.clone();
-    let result = std::thread::spawn(move || other.comm_dup(Comm::WORLD)).join().unwrap();
+    let result = std::thread::spawn(move || other.comm_dup(Comm::WORLD))
+        .join()
+        .unwrap();
     assert_eq!(result, Err(Error::WrongThread));
 }
 
@@ -389,19 +507,25 @@ fn threads_with_reentrant_callbacks() {
     let kv = u
         .create_keyval(spec(
             ObjectKind::Comm,
-            CopyAction::Call(Arc::new(move |u: &Universe, object: AnyObject, kv: Keyval, v: Word| {
-                let AnyObject::Comm(comm) = object else { return Err(1) };
-                // Re-enter: read the value being copied and dup another communicator.
-                assert_eq!(u.get_attr(comm, kv, Language::C).unwrap(), Some(v));
-                let other = u.comm_dup(Comm::SELF).map_err(|e| e.return_code())?;
-                u.comm_free(other).map_err(|e| e.return_code())?;
-                *c.lock().unwrap() += 1;
-                Ok(Some(v))
-            })),
-            DeleteAction::Call(Arc::new(move |_: &Universe, _: AnyObject, _: Keyval, _: Word| {
-                *d.lock().unwrap() += 1;
-                Ok(())
-            })),
+            CopyAction::Call(Arc::new(
+                move |u: &Universe, object: AnyObject, kv: Keyval, v: Word| {
+                    let AnyObject::Comm(comm) = object else {
+                        return Err(1);
+                    };
+                    // Re-enter: read the value being copied and dup another communicator.
+                    assert_eq!(u.get_attr(comm, kv, Language::C).unwrap(), Some(v));
+                    let other = u.comm_dup(Comm::SELF).map_err(|e| e.return_code())?;
+                    u.comm_free(other).map_err(|e| e.return_code())?;
+                    *c.lock().unwrap() += 1;
+                    Ok(Some(v))
+                },
+            )),
+            DeleteAction::Call(Arc::new(
+                move |_: &Universe, _: AnyObject, _: Keyval, _: Word| {
+                    *d.lock().unwrap() += 1;
+                    Ok(())
+                },
+            )),
         ))
         .unwrap();
     let threads: Vec<_> = (0..4)
@@ -412,7 +536,10 @@ fn threads_with_reentrant_callbacks() {
                     let comm = u.comm_dup(Comm::WORLD).unwrap();
                     u.set_attr(comm, kv, Language::C, t * 1000 + i).unwrap();
                     let copy = u.comm_dup(comm).unwrap();
-                    assert_eq!(u.get_attr(copy, kv, Language::C).unwrap(), Some(t * 1000 + i));
+                    assert_eq!(
+                        u.get_attr(copy, kv, Language::C).unwrap(),
+                        Some(t * 1000 + i)
+                    );
                     u.comm_free(comm).unwrap();
                     u.comm_free(copy).unwrap();
                 }
@@ -432,8 +559,14 @@ fn objects_without_attributes_spend_nothing_and_stale_handles_fail() {
     let comm = u.comm_dup(Comm::SELF).unwrap();
     assert_eq!(u.attr_count(comm).unwrap(), 0);
     u.comm_free(comm).unwrap();
-    assert_eq!(u.comm_free(comm), Err(Error::InvalidHandle(ObjectKind::Comm)));
-    assert_eq!(u.comm_free(Comm::WORLD), Err(Error::PredefinedObject(ObjectKind::Comm)));
+    assert_eq!(
+        u.comm_free(comm),
+        Err(Error::InvalidHandle(ObjectKind::Comm))
+    );
+    assert_eq!(
+        u.comm_free(Comm::WORLD),
+        Err(Error::PredefinedObject(ObjectKind::Comm))
+    );
     let mut many = Vec::new();
     for _ in 0..3000 {
         many.push(u.comm_dup(Comm::SELF).unwrap());
