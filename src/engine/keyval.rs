@@ -41,6 +41,12 @@ impl Keyval {
     pub const WIN_CREATE_FLAVOR: Keyval = Keyval(crate::abi::MPI_WIN_CREATE_FLAVOR as i32);
     /// MPI_WIN_MODEL.
     pub const WIN_MODEL: Keyval = Keyval(crate::abi::MPI_WIN_MODEL as i32);
+
+    /// Whether this is one of the predefined keyvals (MPI_TAG_UB, MPI_WIN_BASE, ...), whose
+    /// values belong to the object: they are never deleted on their own, only with it.
+    pub fn is_predefined(self) -> bool {
+        self.0 > 0 && self.0 < FIRST_NUMBER
+    }
 }
 
 /// A user copy callback, called when an object with a value for its keyval is duplicated.

@@ -575,8 +575,9 @@ impl Universe {
         }
     }
 
-    /// Deletes every attribute of an object, newest first, until none is left or a callback
-    /// fails; every value is tried once. Returns the first failure.
+    /// Deletes every user attribute of an object, newest first, until none is left or a
+    /// callback fails; every value is tried once. Returns the first failure. Predefined
+    /// values stay: they go with the object.
     fn delete_all(&self, kind: ObjectKind, id: Id) -> Result<()> {
         let mut failed: Vec<Keyval> = Vec::new();
         let mut first_error = None;
@@ -589,7 +590,7 @@ impl Universe {
                     Some(attrs) => attrs
                         .keyvals_newest_first()
                         .into_iter()
-                        .filter(|k| !failed.contains(k))
+                        .filter(|k| !k.is_predefined() && !failed.contains(k))
                         .filter(|k| attrs.get(*k).is_some_and(|e| !e.deleting))
                         .collect(),
                 }
@@ -720,11 +721,16 @@ impl Universe {
         let data = state.object_mut(kind, id)?;
         data.freeing = false;
         deleted?;
-        if data.attrs.is_some() {
+        let busy = data
+            .attrs
+            .as_ref()
+            .is_some_and(|attrs| attrs.iter().any(|entry| !entry.keyval.is_predefined()));
+        if busy {
             // A value whose deletion is under way in an enclosing call.
             return Err(Error::BeingFreed(kind));
         }
-        state.table_mut(kind).remove(id);
+        // What is left are predefined values (MPI_WIN_BASE, a duplicate's MPI_TAG_UB...).
+        state.discard(kind, id);
         Ok(())
     }
 

@@ -579,3 +579,41 @@ fn objects_without_attributes_spend_nothing_and_stale_handles_fail() {
         assert_ne!(fresh, comm, "a stale handle never names a new object");
     }
 }
+
+#[test]
+fn a_failed_free_keeps_the_predefined_attributes() {
+    let u = universe();
+    let kv = u
+        .create_keyval(spec(
+            ObjectKind::Win,
+            CopyAction::Null,
+            DeleteAction::Call(Arc::new(
+                |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
+                    if v == 1 {
+                        Err(ErrorClass::Other as i32)
+                    } else {
+                        Ok(())
+                    }
+                },
+            )),
+        ))
+        .unwrap();
+    let (win, base) = u.win_allocate(Comm::WORLD, 64, 1).unwrap();
+    u.set_attr(win, kv, Language::C, 1).unwrap();
+    assert!(u.win_free(win).is_err());
+    assert_eq!(
+        u.get_attr(win, Keyval::WIN_BASE, Language::C).unwrap(),
+        Some(base as Word)
+    );
+    assert_eq!(
+        u.get_attr(win, Keyval::WIN_SIZE, Language::FortranAddress)
+            .unwrap(),
+        Some(64)
+    );
+    u.set_attr(win, kv, Language::C, 2).unwrap_err();
+    u.delete_attr(win, kv).unwrap_err();
+    assert_eq!(u.attr_count(win).unwrap(), 6);
+    let dup_world = u.comm_dup(Comm::WORLD).unwrap();
+    u.comm_free(dup_world).unwrap();
+    assert!(!u.is_valid(dup_world).unwrap());
+}
