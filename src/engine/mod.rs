@@ -328,6 +328,30 @@ impl State {
         Ok(())
     }
 
+    /// Removes a value whose delete callback succeeded (or that has none), or replaces it.
+    fn finish_delete(
+        &mut self,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        replacement: Option<Stored>,
+    ) -> Deleted {
+        let Ok(data) = self.object_mut(kind, id) else {
+            return Deleted::Nothing;
+        };
+        data.remove_entry(keyval);
+        match replacement {
+            Some(value) => {
+                data.attrs_mut().push(keyval, value);
+                Deleted::Replaced
+            }
+            None => {
+                self.keyvals.release(keyval);
+                Deleted::Removed
+            }
+        }
+    }
+
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
         if let Some(object) = self.table_mut(kind).remove(id) {
@@ -342,10 +366,13 @@ impl State {
 
 /// What one attempt to delete a value did.
 enum Deleted {
-    /// There was no value (or its deletion was already under way elsewhere).
+    /// There was no value (or its deletion was already under way elsewhere, or it was
+    /// replaced while its callback ran).
     Nothing,
     /// The value was removed, after its delete callback succeeded.
     Removed,
+    /// The value was replaced by the new one, after its delete callback succeeded.
+    Replaced,
 }
 
 /// One MPI process's worth of objects and keyvals.
@@ -503,7 +530,13 @@ impl Universe {
                     Some(_) => {}
                 }
             }
-            self.delete_value(kind, id, keyval)?;
+            // The old value's delete callback runs unlocked; if it succeeds, the new value
+            // takes its place in the same critical section, so no reader ever sees neither.
+            let replacement = Stored::new(language, word);
+            if let Deleted::Replaced = self.delete_value(kind, id, keyval, Some(replacement))? {
+                return Ok(());
+            }
+            // The attribute changed while the callback ran: start over with what is there.
         }
     }
 
@@ -515,12 +548,20 @@ impl Universe {
             state.keyvals.lookup_user(keyval, O::KIND)?;
             state.object(O::KIND, object.id())?;
         }
-        self.delete_value(O::KIND, object.id(), keyval).map(|_| ())
+        self.delete_value(O::KIND, object.id(), keyval, None)
+            .map(|_| ())
     }
 
-    /// Runs the delete callback of one value, with no lock held, and removes the value if it
-    /// succeeds; a failure keeps it.
-    fn delete_value(&self, kind: ObjectKind, id: Id, keyval: Keyval) -> Result<Deleted> {
+    /// Runs the delete callback of one value, with no lock held, and if it succeeds removes
+    /// the value, or puts `replacement` in its place (as newest) in the same critical
+    /// section. A failure keeps the value.
+    fn delete_value(
+        &self,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        replacement: Option<Stored>,
+    ) -> Result<Deleted> {
         let (callback, language, value) = {
             let mut state = self.lock()?;
             let record = state.keyvals.lookup(keyval, kind)?;
@@ -535,9 +576,7 @@ impl Universe {
             }
             match action {
                 DeleteAction::Null => {
-                    data.remove_entry(keyval);
-                    state.keyvals.release(keyval);
-                    return Ok(Deleted::Removed);
+                    return Ok(state.finish_delete(kind, id, keyval, replacement))
                 }
                 DeleteAction::Call(callback) => {
                     entry.deleting = true;
@@ -554,13 +593,9 @@ impl Universe {
         };
         let ours = data.entry(keyval).is_some_and(|entry| entry.deleting);
         match outcome {
-            Ok(()) => {
-                if ours {
-                    data.remove_entry(keyval);
-                    state.keyvals.release(keyval);
-                }
-                Ok(Deleted::Removed)
-            }
+            Ok(()) if ours => Ok(state.finish_delete(kind, id, keyval, replacement)),
+            // Replaced inside the callback: that value is not ours to touch.
+            Ok(()) => Ok(Deleted::Nothing),
             Err(code) => {
                 if ours {
                     if let Some(entry) = data.entry_mut(keyval) {
@@ -599,7 +634,7 @@ impl Universe {
                 break;
             }
             for keyval in pending {
-                if let Err(error) = self.delete_value(kind, id, keyval) {
+                if let Err(error) = self.delete_value(kind, id, keyval, None) {
                     failed.push(keyval);
                     first_error.get_or_insert(error);
                 }
