@@ -1,0 +1,226 @@
+/*
+ * Shared checks for the C test programs of mpiattr (tests/c/NAME.c, run by tests/c_programs.rs).
+ *
+ * Every program uses only the standard MPI C API. A failed CHECK prints
+ * "file:line: FAIL: what (expected ..., got ...)" to stderr and the program goes on, so one
+ * run shows every broken rule; REQUIRE stops the program at once (for checks whose failure
+ * would make the following code crash). test_finish() prints "OK <name>" and returns 0 when
+ * nothing failed, else prints how many checks failed and returns 1.
+ *
+ * Every return code checked with CHECK_RC / CHECK_OK also goes through MPI_Error_class and
+ * MPI_Error_string (the string must be non-empty and at most MPI_MAX_ERROR_STRING long).
+ */
+#ifndef MPIATTR_TEST_CHECK_H
+#define MPIATTR_TEST_CHECK_H
+
+#include <mpi.h>
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Number of failed checks so far (atomic: the threaded programs check from many threads). */
+static atomic_int check_failures;
+
+static inline void check_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int n = atomic_fetch_add(&check_failures, 1) + 1;
+    if (n <= 200) {
+        fprintf(stderr, "%s:%d: FAIL: %s\n", file, line, msg);
+        fflush(stderr);
+    } else if (n == 201) {
+        fprintf(stderr, "(more failures not shown)\n");
+        fflush(stderr);
+    }
+}
+
+static inline const char *err_name(int cls)
+{
+    static const char *const names[] = {
+        "MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE", "MPI_ERR_TAG",
+        "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST", "MPI_ERR_ROOT", "MPI_ERR_GROUP",
+        "MPI_ERR_OP", "MPI_ERR_TOPOLOGY", "MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN",
+        "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_PENDING",
+        "MPI_ERR_IN_STATUS", "MPI_ERR_ACCESS", "MPI_ERR_AMODE", "MPI_ERR_ASSERT",
+        "MPI_ERR_BAD_FILE", "MPI_ERR_BASE", "MPI_ERR_CONVERSION", "MPI_ERR_DISP",
+        "MPI_ERR_DUP_DATAREP", "MPI_ERR_FILE_EXISTS", "MPI_ERR_FILE_IN_USE", "MPI_ERR_FILE",
+        "MPI_ERR_INFO_KEY", "MPI_ERR_INFO_NOKEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO",
+        "MPI_ERR_IO", "MPI_ERR_KEYVAL", "MPI_ERR_LOCKTYPE", "MPI_ERR_NAME", "MPI_ERR_NO_MEM",
+        "MPI_ERR_NOT_SAME", "MPI_ERR_NO_SPACE", "MPI_ERR_NO_SUCH_FILE", "MPI_ERR_PORT",
+        "MPI_ERR_QUOTA", "MPI_ERR_READ_ONLY", "MPI_ERR_RMA_ATTACH", "MPI_ERR_RMA_CONFLICT",
+        "MPI_ERR_RMA_RANGE", "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_SYNC", "MPI_ERR_SERVICE",
+        "MPI_ERR_SIZE", "MPI_ERR_SPAWN", "MPI_ERR_UNSUPPORTED_DATAREP",
+        "MPI_ERR_UNSUPPORTED_OPERATION", "MPI_ERR_WIN", "MPI_ERR_RMA_FLAVOR",
+        "MPI_ERR_PROC_ABORTED", "MPI_ERR_VALUE_TOO_LARGE", "MPI_ERR_SESSION",
+        "MPI_ERR_ERRHANDLER", "MPI_ERR_ABI",
+    };
+    if (cls >= 0 && cls < (int)(sizeof names / sizeof names[0]))
+        return names[cls];
+    return "(not an error class)";
+}
+
+/*
+ * The error class of a return code, through MPI_Error_class, and a check of its
+ * MPI_Error_string. Returns -1 when MPI_Error_class itself fails.
+ */
+static inline int rc_class_at(const char *file, int line, int rc)
+{
+    int cls = -1;
+    int crc = MPI_Error_class(rc, &cls);
+    if (crc != MPI_SUCCESS) {
+        check_fail(file, line, "MPI_Error_class(%d) failed with %d", rc, crc);
+        return -1;
+    }
+    char text[MPI_MAX_ERROR_STRING + 1];
+    memset(text, 0x55, sizeof text);
+    int len = -1;
+    int src = MPI_Error_string(rc, text, &len);
+    if (src != MPI_SUCCESS) {
+        check_fail(file, line, "MPI_Error_string(%d) failed with %d", rc, src);
+    } else if (len <= 0 || len > MPI_MAX_ERROR_STRING) {
+        check_fail(file, line, "MPI_Error_string(%d): resultlen %d not in 1..%d", rc, len,
+                   MPI_MAX_ERROR_STRING);
+    } else if (memchr(text, '\0', (size_t)len + 1) == NULL || text[0] == '\0') {
+        check_fail(file, line, "MPI_Error_string(%d): empty or unterminated string", rc);
+    } else if ((int)strlen(text) != len) {
+        check_fail(file, line, "MPI_Error_string(%d): resultlen %d but strlen %d", rc, len,
+                   (int)strlen(text));
+    }
+    return cls;
+}
+
+#define rc_class(rc) rc_class_at(__FILE__, __LINE__, (rc))
+
+/* CHECK_RC(call, class): the call returns a code whose error class is `class`. */
+#define CHECK_RC(call, expected_class)                                                         \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        int want_ = (expected_class);                                                          \
+        int got_ = rc_class_at(__FILE__, __LINE__, rc_);                                       \
+        if (got_ != want_)                                                                     \
+            check_fail(__FILE__, __LINE__, "%s: expected %s (%d), got %s (%d; code %d)", #call, \
+                       err_name(want_), want_, err_name(got_), got_, rc_);                     \
+    } while (0)
+
+#define CHECK_OK(call) CHECK_RC(call, MPI_SUCCESS)
+
+/* REQUIRE_OK: like CHECK_OK, but stop the program when the call fails. */
+#define REQUIRE_OK(call)                                                                       \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        if (rc_ != MPI_SUCCESS) {                                                              \
+            int got_ = rc_class_at(__FILE__, __LINE__, rc_);                                   \
+            check_fail(__FILE__, __LINE__, "%s: expected MPI_SUCCESS, got %s (%d; code %d)",   \
+                       #call, err_name(got_), got_, rc_);                                      \
+            fprintf(stderr, "stopping: a required call failed\n");                             \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (!(cond))                                                                           \
+            check_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);                                \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                                   \
+    do {                                                                                       \
+        if (!(cond))                                                                           \
+            check_fail(__FILE__, __LINE__, __VA_ARGS__);                                       \
+    } while (0)
+
+#define REQUIRE(cond)                                                                          \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            check_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond);                              \
+            fprintf(stderr, "stopping: a required condition failed\n");                        \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+#define CHECK_EQ_INT(got, expected)                                                            \
+    do {                                                                                       \
+        long long g_ = (long long)(got);                                                       \
+        long long e_ = (long long)(expected);                                                  \
+        if (g_ != e_)                                                                          \
+            check_fail(__FILE__, __LINE__, "%s == %s: expected %lld, got %lld", #got,          \
+                       #expected, e_, g_);                                                     \
+    } while (0)
+
+#define CHECK_EQ_PTR(got, expected)                                                            \
+    do {                                                                                       \
+        void *g_ = (void *)(got);                                                  \
+        void *e_ = (void *)(expected);                                             \
+        if (g_ != e_)                                                                          \
+            check_fail(__FILE__, __LINE__, "%s == %s: expected %p, got %p", #got, #expected,   \
+                       e_, g_);                                                                \
+    } while (0)
+
+#define CHECK_EQ_STR(got, expected)                                                            \
+    do {                                                                                       \
+        const char *g_ = (got);                                                                \
+        const char *e_ = (expected);                                                           \
+        if (strcmp(g_, e_) != 0)                                                               \
+            check_fail(__FILE__, __LINE__, "%s == %s: expected \"%s\", got \"%s\"", #got,      \
+                       #expected, e_, g_);                                                     \
+    } while (0)
+
+/* Handles are pointers in the standard ABI: compare them as such. */
+#define CHECK_EQ_HANDLE(got, expected) CHECK_EQ_PTR((void *)(got), (void *)(expected))
+#define CHECK_NE_HANDLE(got, other)                                                            \
+    do {                                                                                       \
+        void *g_ = (void *)(got);                                                  \
+        void *o_ = (void *)(other);                                                \
+        if (g_ == o_)                                                                          \
+            check_fail(__FILE__, __LINE__, "%s != %s: both are %p", #got, #other, g_);         \
+    } while (0)
+
+/* Integers stored as attribute values ("integers cast to pointers"). */
+#define IPTR(i) ((void *)(intptr_t)(i))
+#define PTRI(p) ((intptr_t)(p))
+
+/* A value no library writes by chance, to see that output arguments stay untouched. */
+#define SENTINEL_INT (-424242)
+#define SENTINEL_HANDLE(type) ((type)(intptr_t)0x5e5e5e5)
+
+/* MPI_Init (or MPI_Init_thread) done elsewhere; make errors return on both predefined comms. */
+static inline void errors_return(void)
+{
+    REQUIRE_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    REQUIRE_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+}
+
+/* MPI_Init and errors_return. */
+static inline void test_init(int *argc, char ***argv)
+{
+    int rc = MPI_Init(argc, argv);
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "MPI_Init failed with %d\n", rc);
+        exit(1);
+    }
+    errors_return();
+}
+
+/* Prints the result line; use as `return test_finish("name");` (after MPI_Finalize or not). */
+static inline int test_finish(const char *name)
+{
+    int n = atomic_load(&check_failures);
+    if (n == 0) {
+        printf("OK %s\n", name);
+        fflush(stdout);
+        return 0;
+    }
+    printf("FAILED %s: %d check(s) failed\n", name, n);
+    fflush(stdout);
+    return 1;
+}
+
+#endif /* MPIATTR_TEST_CHECK_H */
