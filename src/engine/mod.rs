@@ -932,8 +932,9 @@ impl Universe {
         memory: Option<Memory>,
     ) -> Result<Win> {
         let mut state = self.lock()?;
-        let errhandler = state.object(ObjectKind::Comm, comm.0)?.errhandler;
-        let data = ObjectData::new(Detail::Win { _memory: memory }, errhandler);
+        state.object(ObjectKind::Comm, comm.0)?;
+        // A new window's handler is MPI_ERRORS_ARE_FATAL, whatever its communicator's.
+        let data = ObjectData::new(Detail::Win { _memory: memory }, ErrorHandler::Fatal);
         let id = state.table_mut(ObjectKind::Win).insert(data);
         let integer = |word| Stored::new(Language::FortranInteger, word);
         let attributes = [

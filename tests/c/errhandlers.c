@@ -106,6 +106,9 @@ int main(int argc, char **argv)
     MPI_Win w;
     void *base;
     REQUIRE_OK(MPI_Win_allocate(8, 1, MPI_INFO_NULL, wd, &base, &w));
+    /* A new window starts with MPI_ERRORS_ARE_FATAL, whatever its communicator has. */
+    CHECK_EQ_HANDLE(get_comm_eh(wd), MPI_ERRORS_RETURN);
+    CHECK_EQ_HANDLE(get_win_eh(w), MPI_ERRORS_ARE_FATAL);
     REQUIRE_OK(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
     CHECK_EQ_HANDLE(get_win_eh(w), MPI_ERRORS_RETURN);
     CHECK_RC(MPI_Win_set_attr(w, MPI_WIN_BASE, NULL), MPI_ERR_KEYVAL);
