@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::{class_of, handles, mpi_functions, outside_slot, universe, Out, Target};
 use crate::abi::{self, MPI_Comm, MPI_Errhandler, MPI_Win};
-use crate::engine::{Error, ErrorHandler, Object, Result};
+use crate::engine::{Error, ErrorHandler, Result};
 
 /// Copies `text` into a C buffer of `capacity` bytes (truncating, always NUL-terminated) and
 /// stores its length.
@@ -69,10 +69,6 @@ fn comm_handler(comm: MPI_Comm) -> Result<ErrorHandler> {
     }
 }
 
-fn object_handler<O: Object>(object: O) -> Result<ErrorHandler> {
-    universe()?.errhandler(object)
-}
-
 mpi_functions! {
     /// The class of an error code (every valid code is a class).
     fn MPI_Error_class / PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) on Target::SelfComm => {
@@ -119,7 +115,7 @@ mpi_functions! {
     fn MPI_Win_get_errhandler / PMPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) on Target::Win(win) => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut out = unsafe { Out::new(errhandler, "errhandler") }?;
-        out.set(handler_handle(object_handler(handles::win(win)?)?));
+        out.set(handler_handle(universe()?.errhandler(handles::win(win)?)?));
         Ok(())
     }
 

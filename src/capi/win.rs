@@ -5,11 +5,7 @@ use std::ffi::{c_int, c_void};
 use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
 use super::{mpi_functions, mpi_infallible, universe, Out, Target};
 use crate::abi::{self, MPI_Aint, MPI_Comm, MPI_Fint, MPI_Info, MPI_Win};
-use crate::engine::{Error, Result};
-
-fn comm_of(comm: MPI_Comm) -> Result<crate::engine::Comm> {
-    handles::comm(comm)
-}
+use crate::engine::Error;
 
 mpi_functions! {
     /// A window over memory the caller owns.
@@ -17,7 +13,7 @@ mpi_functions! {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut win = unsafe { Out::new(win, "win") }?;
         handles::check_info(info)?;
-        let new = universe()?.win_create(comm_of(comm)?, base as usize, size, disp_unit)?;
+        let new = universe()?.win_create(handles::comm(comm)?, base as usize, size, disp_unit)?;
         win.set(encode_handle(new));
         Ok(())
     }
@@ -27,7 +23,7 @@ mpi_functions! {
         // SAFETY: MPI output arguments: NULL or valid; `baseptr` is really a `void**`.
         let (mut baseptr, mut win) = unsafe { (Out::new(baseptr.cast::<*mut c_void>(), "baseptr")?, Out::new(win, "win")?) };
         handles::check_info(info)?;
-        let (new, base) = universe()?.win_allocate(comm_of(comm)?, size, disp_unit)?;
+        let (new, base) = universe()?.win_allocate(handles::comm(comm)?, size, disp_unit)?;
         baseptr.set(base as *mut c_void);
         win.set(encode_handle(new));
         Ok(())
@@ -38,7 +34,7 @@ mpi_functions! {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut win = unsafe { Out::new(win, "win") }?;
         handles::check_info(info)?;
-        let new = universe()?.win_create_dynamic(comm_of(comm)?)?;
+        let new = universe()?.win_create_dynamic(handles::comm(comm)?)?;
         win.set(encode_handle(new));
         Ok(())
     }

@@ -95,22 +95,19 @@ pub struct Win(pub Id);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request(pub Id);
 
-const PREDEFINED_ID: fn(u32) -> Id = |index| Id {
-    index,
-    generation: 1,
-};
+/// The id of a predefined object: always in its first generation.
+const fn predefined_id(index: u32) -> Id {
+    Id {
+        index,
+        generation: 1,
+    }
+}
 
 impl Comm {
     /// MPI_COMM_WORLD.
-    pub const WORLD: Comm = Comm(Id {
-        index: 0,
-        generation: 1,
-    });
+    pub const WORLD: Comm = Comm(predefined_id(0));
     /// MPI_COMM_SELF.
-    pub const SELF: Comm = Comm(Id {
-        index: 1,
-        generation: 1,
-    });
+    pub const SELF: Comm = Comm(predefined_id(1));
 }
 
 /// Any object that carries attributes; callbacks receive the object they act on as this.
@@ -284,6 +281,13 @@ impl ObjectData {
         self.attrs.as_mut()?.get_mut(keyval)
     }
 
+    /// Replaces a value; the new one counts as newest.
+    fn replace_entry(&mut self, keyval: Keyval, value: Stored) {
+        let attrs = self.attrs_mut();
+        attrs.remove(keyval);
+        attrs.push(keyval, value);
+    }
+
     fn remove_entry(&mut self, keyval: Keyval) -> Option<attrs::Entry> {
         let attrs = self.attrs.as_mut()?;
         let entry = attrs.remove(keyval);
@@ -339,13 +343,13 @@ impl State {
         let Ok(data) = self.object_mut(kind, id) else {
             return Deleted::Nothing;
         };
-        data.remove_entry(keyval);
         match replacement {
             Some(value) => {
-                data.attrs_mut().push(keyval, value);
+                data.replace_entry(keyval, value);
                 Deleted::Replaced
             }
             None => {
+                data.remove_entry(keyval);
                 self.keyvals.release(keyval);
                 Deleted::Removed
             }
@@ -522,9 +526,7 @@ impl Universe {
                     Some(deleting) if silent || deleting => {
                         // No callback to run, or the deletion under way counts as the old
                         // value's one call: replace it, as newest.
-                        let attrs = data.attrs_mut();
-                        attrs.remove(keyval);
-                        attrs.push(keyval, Stored::new(language, word));
+                        data.replace_entry(keyval, Stored::new(language, word));
                         return Ok(());
                     }
                     Some(_) => {}
@@ -791,11 +793,6 @@ impl Universe {
             .ok_or(Error::InvalidRequest)
     }
 
-    /// Whether a request handle is live.
-    pub fn request_is_valid(&self, request: Request) -> Result<bool> {
-        Ok(self.lock()?.requests.get(request.0).is_some())
-    }
-
     /// MPI_Comm_split: `None` for a process that does not take part (colour MPI_UNDEFINED).
     /// The new communicator has no attributes.
     pub fn comm_split(&self, comm: Comm, participate: bool) -> Result<Option<Comm>> {
@@ -816,11 +813,6 @@ impl Universe {
     /// MPI_Comm_free.
     pub fn comm_free(&self, comm: Comm) -> Result<()> {
         self.free_object(ObjectKind::Comm, comm.0)
-    }
-
-    /// Whether `comm` is a live communicator.
-    pub fn comm_is_valid(&self, comm: Comm) -> Result<bool> {
-        self.is_valid(comm)
     }
 
     /// Whether a handle names a live object.
@@ -854,7 +846,7 @@ impl Universe {
         datatypes::PREDEFINED
             .iter()
             .position(|p| p.handle == handle)
-            .map(|index| Datatype(PREDEFINED_ID(index as u32)))
+            .map(|index| Datatype(predefined_id(index as u32)))
     }
 
     /// The C handle value and name of a predefined datatype.
@@ -1049,7 +1041,7 @@ impl Universe {
         ];
         order.extend(
             (0..datatypes::PREDEFINED.len() as u32)
-                .map(|i| (ObjectKind::Datatype, PREDEFINED_ID(i))),
+                .map(|i| (ObjectKind::Datatype, predefined_id(i))),
         );
         for (kind, id) in order {
             if let Err(error) = self.delete_all(kind, id) {

@@ -27,6 +27,11 @@ fn spec(kind: ObjectKind, copy: CopyAction, delete: DeleteAction) -> KeyvalSpec 
     }
 }
 
+/// A keyval with C callbacks.
+fn keyval(u: &Universe, kind: ObjectKind, copy: CopyAction, delete: DeleteAction) -> Keyval {
+    u.create_keyval(spec(kind, copy, delete)).unwrap()
+}
+
 /// A delete callback that logs "name:value" and fails when the value is `fail_on`.
 fn logging_delete(log: &Log, name: &'static str, fail_on: Option<Word>) -> DeleteAction {
     let log = log.clone();
@@ -60,9 +65,7 @@ fn logging_copy(log: &Log, name: &'static str, fail_on: Option<Word>) -> CopyAct
 #[test]
 fn values_are_read_back_in_every_view() {
     let u = universe();
-    let kv = u
-        .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, DeleteAction::Null))
-        .unwrap();
+    let kv = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     u.set_attr(comm, kv, Language::FortranAddress, (1 << 40) + 5)
         .unwrap();
@@ -139,12 +142,12 @@ fn copy_in_set_order_delete_newest_first_replace_counts_as_newest() {
     let log = log();
     let keyvals: Vec<Keyval> = (0..4)
         .map(|_| {
-            u.create_keyval(spec(
+            keyval(
+                &u,
                 ObjectKind::Comm,
                 logging_copy(&log, "c", None),
                 logging_delete(&log, "d", None),
-            ))
-            .unwrap()
+            )
         })
         .collect();
     let comm = u.comm_dup(Comm::SELF).unwrap();
@@ -172,29 +175,26 @@ fn copy_in_set_order_delete_newest_first_replace_counts_as_newest() {
 #[test]
 fn flag_false_and_null_copy_leave_the_new_object_without_a_value() {
     let u = universe();
-    let declined = u
-        .create_keyval(spec(
-            ObjectKind::Datatype,
-            CopyAction::Call(Arc::new(
-                |_: &Universe, _: AnyObject, _: Keyval, _: Word| Ok(None),
-            )),
-            DeleteAction::Null,
-        ))
-        .unwrap();
-    let null = u
-        .create_keyval(spec(
-            ObjectKind::Datatype,
-            CopyAction::Null,
-            DeleteAction::Null,
-        ))
-        .unwrap();
-    let dup = u
-        .create_keyval(spec(
-            ObjectKind::Datatype,
-            CopyAction::Dup,
-            DeleteAction::Null,
-        ))
-        .unwrap();
+    let declined = keyval(
+        &u,
+        ObjectKind::Datatype,
+        CopyAction::Call(Arc::new(
+            |_: &Universe, _: AnyObject, _: Keyval, _: Word| Ok(None),
+        )),
+        DeleteAction::Null,
+    );
+    let null = keyval(
+        &u,
+        ObjectKind::Datatype,
+        CopyAction::Null,
+        DeleteAction::Null,
+    );
+    let dup = keyval(
+        &u,
+        ObjectKind::Datatype,
+        CopyAction::Dup,
+        DeleteAction::Null,
+    );
     let int = Universe::predefined_datatype(crate::abi::MPIATTR_HANDLE_MPI_INT as usize).unwrap();
     for kv in [declined, null, dup] {
         u.set_attr(int, kv, Language::C, 5).unwrap();
@@ -213,13 +213,12 @@ fn flag_false_and_null_copy_leave_the_new_object_without_a_value() {
 fn deferred_keyval_free_and_stale_numbers() {
     let u = universe();
     let log = log();
-    let kv = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Dup,
-            logging_delete(&log, "d", None),
-        ))
-        .unwrap();
+    let kv = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Dup,
+        logging_delete(&log, "d", None),
+    );
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     u.set_attr(comm, kv, Language::C, 1).unwrap();
     u.free_keyval(ObjectKind::Comm, kv).unwrap();
@@ -244,9 +243,7 @@ fn deferred_keyval_free_and_stale_numbers() {
         Err(Error::InvalidKeyval)
     );
     for _ in 0..1000 {
-        let fresh = u
-            .create_keyval(spec(ObjectKind::Comm, CopyAction::Null, DeleteAction::Null))
-            .unwrap();
+        let fresh = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
         assert_ne!(fresh, kv);
         assert!(fresh.0 > 0);
     }
@@ -255,9 +252,7 @@ fn deferred_keyval_free_and_stale_numbers() {
 #[test]
 fn wrong_kind_keyvals_are_refused() {
     let u = universe();
-    let win_kv = u
-        .create_keyval(spec(ObjectKind::Win, CopyAction::Null, DeleteAction::Null))
-        .unwrap();
+    let win_kv = keyval(&u, ObjectKind::Win, CopyAction::Null, DeleteAction::Null);
     assert!(matches!(
         u.set_attr(Comm::WORLD, win_kv, Language::C, 1),
         Err(Error::WrongKindKeyval { .. })
@@ -282,12 +277,12 @@ fn failed_dup_rolls_back_and_leaves_the_source_unchanged() {
     let log = log();
     let keyvals: Vec<Keyval> = (0..5)
         .map(|_| {
-            u.create_keyval(spec(
+            keyval(
+                &u,
                 ObjectKind::Comm,
                 logging_copy(&log, "c", Some(30)),
                 logging_delete(&log, "d", None),
-            ))
-            .unwrap()
+            )
         })
         .collect();
     let comm = u.comm_dup(Comm::SELF).unwrap();
@@ -326,29 +321,27 @@ fn failed_deletes_keep_the_value_and_failed_frees_keep_the_object() {
     let failing = Arc::new(Mutex::new(true));
     let switch = failing.clone();
     let log2 = log.clone();
-    let kv_fail = u
-        .create_keyval(spec(
-            ObjectKind::Win,
-            CopyAction::Null,
-            DeleteAction::Call(Arc::new(
-                move |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
-                    log2.lock().unwrap().push(format!("f:{v}"));
-                    if *switch.lock().unwrap() {
-                        Err(ErrorClass::Win as i32)
-                    } else {
-                        Ok(())
-                    }
-                },
-            )),
-        ))
-        .unwrap();
-    let kv_ok = u
-        .create_keyval(spec(
-            ObjectKind::Win,
-            CopyAction::Null,
-            logging_delete(&log, "ok", None),
-        ))
-        .unwrap();
+    let kv_fail = keyval(
+        &u,
+        ObjectKind::Win,
+        CopyAction::Null,
+        DeleteAction::Call(Arc::new(
+            move |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
+                log2.lock().unwrap().push(format!("f:{v}"));
+                if *switch.lock().unwrap() {
+                    Err(ErrorClass::Win as i32)
+                } else {
+                    Ok(())
+                }
+            },
+        )),
+    );
+    let kv_ok = keyval(
+        &u,
+        ObjectKind::Win,
+        CopyAction::Null,
+        logging_delete(&log, "ok", None),
+    );
     let win = u.win_create_dynamic(Comm::WORLD).unwrap();
     u.set_attr(win, kv_ok, Language::C, 1).unwrap();
     u.set_attr(win, kv_fail, Language::C, 2).unwrap();
@@ -380,40 +373,38 @@ fn delete_callbacks_may_delete_siblings_read_and_free_their_keyval() {
     let siblings: Arc<Mutex<Vec<Keyval>>> = Arc::default();
     let sibling_delete = logging_delete(&log, "sibling", None);
     for _ in 0..3 {
-        let kv = u
-            .create_keyval(spec(
-                ObjectKind::Comm,
-                CopyAction::Null,
-                sibling_delete.clone(),
-            ))
-            .unwrap();
+        let kv = keyval(
+            &u,
+            ObjectKind::Comm,
+            CopyAction::Null,
+            sibling_delete.clone(),
+        );
         siblings.lock().unwrap().push(kv);
     }
     let all = siblings.clone();
     let log2 = log.clone();
-    let leader = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Null,
-            DeleteAction::Call(Arc::new(
-                move |u: &Universe, object: AnyObject, own: Keyval, _: Word| {
-                    let AnyObject::Comm(comm) = object else {
-                        return Err(1);
-                    };
-                    for kv in all.lock().unwrap().iter() {
-                        let seen = u
-                            .get_attr(comm, *kv, Language::C)
-                            .map_err(|e| e.return_code())?;
-                        log2.lock().unwrap().push(format!("leader saw {seen:?}"));
-                        u.delete_attr(comm, *kv).map_err(|e| e.return_code())?;
-                    }
-                    u.free_keyval(ObjectKind::Comm, own)
+    let leader = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Null,
+        DeleteAction::Call(Arc::new(
+            move |u: &Universe, object: AnyObject, own: Keyval, _: Word| {
+                let AnyObject::Comm(comm) = object else {
+                    return Err(1);
+                };
+                for kv in all.lock().unwrap().iter() {
+                    let seen = u
+                        .get_attr(comm, *kv, Language::C)
                         .map_err(|e| e.return_code())?;
-                    Ok(())
-                },
-            )),
-        ))
-        .unwrap();
+                    log2.lock().unwrap().push(format!("leader saw {seen:?}"));
+                    u.delete_attr(comm, *kv).map_err(|e| e.return_code())?;
+                }
+                u.free_keyval(ObjectKind::Comm, own)
+                    .map_err(|e| e.return_code())?;
+                Ok(())
+            },
+        )),
+    );
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     for (i, kv) in siblings.lock().unwrap().iter().enumerate() {
         u.set_attr(comm, *kv, Language::C, i as Word).unwrap();
@@ -440,23 +431,22 @@ fn delete_callbacks_may_delete_siblings_read_and_free_their_keyval() {
 #[test]
 fn freeing_an_object_inside_its_own_free_is_refused() {
     let u = universe();
-    let kv = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Null,
-            DeleteAction::Call(Arc::new(
-                |u: &Universe, object: AnyObject, _: Keyval, _: Word| {
-                    let AnyObject::Comm(comm) = object else {
-                        return Err(1);
-                    };
-                    match u.comm_free(comm) {
-                        Err(Error::BeingFreed(ObjectKind::Comm)) => Ok(()),
-                        _ => Err(2),
-                    }
-                },
-            )),
-        ))
-        .unwrap();
+    let kv = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Null,
+        DeleteAction::Call(Arc::new(
+            |u: &Universe, object: AnyObject, _: Keyval, _: Word| {
+                let AnyObject::Comm(comm) = object else {
+                    return Err(1);
+                };
+                match u.comm_free(comm) {
+                    Err(Error::BeingFreed(ObjectKind::Comm)) => Ok(()),
+                    _ => Err(2),
+                }
+            },
+        )),
+    );
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     u.set_attr(comm, kv, Language::C, 1).unwrap();
     u.comm_free(comm).unwrap();
@@ -466,20 +456,18 @@ fn freeing_an_object_inside_its_own_free_is_refused() {
 fn finalize_deletes_self_then_world_newest_first() {
     let u = universe();
     let log = log();
-    let kv = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Null,
-            logging_delete(&log, "d", None),
-        ))
-        .unwrap();
-    let kv2 = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Null,
-            logging_delete(&log, "e", None),
-        ))
-        .unwrap();
+    let kv = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Null,
+        logging_delete(&log, "d", None),
+    );
+    let kv2 = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Null,
+        logging_delete(&log, "e", None),
+    );
     u.set_attr(Comm::WORLD, kv, Language::C, 1).unwrap();
     u.set_attr(Comm::SELF, kv, Language::C, 2).unwrap();
     u.set_attr(Comm::SELF, kv2, Language::C, 3).unwrap();
@@ -504,30 +492,29 @@ fn threads_with_reentrant_callbacks() {
     let copies = Arc::new(Mutex::new(0usize));
     let deletes = Arc::new(Mutex::new(0usize));
     let (c, d) = (copies.clone(), deletes.clone());
-    let kv = u
-        .create_keyval(spec(
-            ObjectKind::Comm,
-            CopyAction::Call(Arc::new(
-                move |u: &Universe, object: AnyObject, kv: Keyval, v: Word| {
-                    let AnyObject::Comm(comm) = object else {
-                        return Err(1);
-                    };
-                    // Re-enter: read the value being copied and dup another communicator.
-                    assert_eq!(u.get_attr(comm, kv, Language::C).unwrap(), Some(v));
-                    let other = u.comm_dup(Comm::SELF).map_err(|e| e.return_code())?;
-                    u.comm_free(other).map_err(|e| e.return_code())?;
-                    *c.lock().unwrap() += 1;
-                    Ok(Some(v))
-                },
-            )),
-            DeleteAction::Call(Arc::new(
-                move |_: &Universe, _: AnyObject, _: Keyval, _: Word| {
-                    *d.lock().unwrap() += 1;
-                    Ok(())
-                },
-            )),
-        ))
-        .unwrap();
+    let kv = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Call(Arc::new(
+            move |u: &Universe, object: AnyObject, kv: Keyval, v: Word| {
+                let AnyObject::Comm(comm) = object else {
+                    return Err(1);
+                };
+                // Re-enter: read the value being copied and dup another communicator.
+                assert_eq!(u.get_attr(comm, kv, Language::C).unwrap(), Some(v));
+                let other = u.comm_dup(Comm::SELF).map_err(|e| e.return_code())?;
+                u.comm_free(other).map_err(|e| e.return_code())?;
+                *c.lock().unwrap() += 1;
+                Ok(Some(v))
+            },
+        )),
+        DeleteAction::Call(Arc::new(
+            move |_: &Universe, _: AnyObject, _: Keyval, _: Word| {
+                *d.lock().unwrap() += 1;
+                Ok(())
+            },
+        )),
+    );
     let threads: Vec<_> = (0..4)
         .map(|t| {
             let u = u.clone();
@@ -583,21 +570,20 @@ fn objects_without_attributes_spend_nothing_and_stale_handles_fail() {
 #[test]
 fn a_failed_free_keeps_the_predefined_attributes() {
     let u = universe();
-    let kv = u
-        .create_keyval(spec(
-            ObjectKind::Win,
-            CopyAction::Null,
-            DeleteAction::Call(Arc::new(
-                |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
-                    if v == 1 {
-                        Err(ErrorClass::Other as i32)
-                    } else {
-                        Ok(())
-                    }
-                },
-            )),
-        ))
-        .unwrap();
+    let kv = keyval(
+        &u,
+        ObjectKind::Win,
+        CopyAction::Null,
+        DeleteAction::Call(Arc::new(
+            |_: &Universe, _: AnyObject, _: Keyval, v: Word| {
+                if v == 1 {
+                    Err(ErrorClass::Other as i32)
+                } else {
+                    Ok(())
+                }
+            },
+        )),
+    );
     let (win, base) = u.win_allocate(Comm::WORLD, 64, 1).unwrap();
     u.set_attr(win, kv, Language::C, 1).unwrap();
     assert!(u.win_free(win).is_err());
