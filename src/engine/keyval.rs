@@ -205,11 +205,16 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    pub(crate) fn new() -> Registry {
-        let mut registry = Registry {
+    /// A registry with no keyvals at all, not even the predefined ones.
+    pub(crate) fn empty() -> Registry {
+        Registry {
             records: NumberMap::default(),
             next: FIRST_NUMBER,
-        };
+        }
+    }
+
+    pub(crate) fn new() -> Registry {
+        let mut registry = Registry::empty();
         let comm = |copy| KeyvalSpec {
             kind: ObjectKind::Comm,
             language: Language::FortranInteger,

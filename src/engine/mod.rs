@@ -1031,7 +1031,8 @@ impl Universe {
 
     /// MPI_Finalize's teardown: deletes MPI_COMM_SELF's attributes newest first, then
     /// MPI_COMM_WORLD's, then those of the predefined datatypes, running delete callbacks;
-    /// then releases every object left, without callbacks. Reports the first callback
+    /// then releases every object and keyval left, without callbacks. The universe holds
+    /// nothing afterwards; every later call fails with an invalid handle or keyval. Reports the first callback
     /// failure, but finishes the teardown regardless.
     pub fn finalize(&self) -> Result<()> {
         let mut first_error = None;
@@ -1048,13 +1049,20 @@ impl Universe {
                 first_error.get_or_insert(error);
             }
         }
+        // Everything else goes without callbacks, and the tables' memory with it: the
+        // universe itself may live on in a static after MPI_Finalize.
         let mut state = self.lock()?;
-        for kind in [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win] {
-            for id in state.table(kind).ids() {
-                state.discard(kind, id);
-            }
-        }
-        state.memory.clear();
+        let released = std::mem::replace(
+            &mut *state,
+            State {
+                objects: Default::default(),
+                requests: Table::default(),
+                keyvals: Registry::empty(),
+                memory: HashMap::new(),
+            },
+        );
+        drop(state);
+        drop(released);
         first_error.map_or(Ok(()), Err)
     }
 

@@ -117,13 +117,6 @@ impl<T> Table<T> {
         })
     }
 
-    /// Every live object's id.
-    pub(crate) fn ids(&self) -> Vec<Id> {
-        (0..self.slots.len() as u32)
-            .filter_map(|index| self.id_at(index))
-            .collect()
-    }
-
     pub(crate) fn len(&self) -> usize {
         self.slots.len() - self.free.len()
     }
