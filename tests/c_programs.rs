@@ -428,6 +428,7 @@ c_programs!(
     keyval_kinds,
     keyval_lifecycle,
     predefined_attrs,
+    profiling,
     reentrant,
     threads,
     type_copy,
