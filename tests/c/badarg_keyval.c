@@ -7,26 +7,6 @@
  */
 #include "check.h"
 
-static int ncalls;
-static int cdel(MPI_Comm c, int kv, void *v, void *e)
-{
-    (void)c, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
-static int tdel(MPI_Datatype t, int kv, void *v, void *e)
-{
-    (void)t, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
-static int wdel(MPI_Win w, int kv, void *v, void *e)
-{
-    (void)w, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
-
 static MPI_Comm comm;
 static MPI_Datatype type;
 static MPI_Win win;
@@ -44,7 +24,7 @@ static void unchanged(const char *what)
     flag = -1;
     CHECK_OK(MPI_Win_get_attr(win, kw, &v, &flag));
     CHECK_MSG(flag == 1 && PTRI(v) == 3, "%s: window attribute changed", what);
-    CHECK_MSG(ncalls == 0, "%s: %d callbacks ran", what, ncalls);
+    CHECK_MSG(callback_calls == 0, "%s: %d callbacks ran", what, callback_calls);
 }
 
 /* bad comm/type/win keyval numbers */
@@ -107,9 +87,9 @@ static void try_win(int key, const char *what)
 int main(int argc, char **argv)
 {
     test_init(&argc, &argv);
-    REQUIRE_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, cdel, &kc, NULL));
-    REQUIRE_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, tdel, &kt, NULL));
-    REQUIRE_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, wdel, &kw, NULL));
+    REQUIRE_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, counting_comm_delete, &kc, NULL));
+    REQUIRE_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, counting_type_delete, &kt, NULL));
+    REQUIRE_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, counting_win_delete, &kw, NULL));
     REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     REQUIRE_OK(MPI_Type_contiguous(2, MPI_INT, &type));
     void *base;
@@ -153,7 +133,7 @@ int main(int argc, char **argv)
     try_comm(MPI_WIN_SIZE, "MPI_WIN_SIZE as comm keyval");
 
     /* still all fine */
-    ncalls = 0;
+    callback_calls = 0;
     MPI_Comm d;
     CHECK_OK(MPI_Comm_dup(comm, &d));
     void *v = NULL;
@@ -165,7 +145,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_free(&comm));
     CHECK_OK(MPI_Type_free(&type));
     CHECK_OK(MPI_Win_free(&win));
-    CHECK_EQ_INT(ncalls, 4);
+    CHECK_EQ_INT(callback_calls, 4);
     CHECK_OK(MPI_Comm_free_keyval(&kc));
     CHECK_OK(MPI_Type_free_keyval(&kt));
     CHECK_OK(MPI_Win_free_keyval(&kw));

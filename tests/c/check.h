@@ -209,6 +209,35 @@ static inline void test_init(int *argc, char ***argv)
     errors_return();
 }
 
+/* Callbacks that only count their calls in callback_calls; the copy keeps the value. */
+static int callback_calls;
+static inline int counting_comm_copy(MPI_Comm c, int kv, void *e, void *in, void *out, int *flag)
+{
+    (void)c, (void)kv, (void)e;
+    callback_calls++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+static inline int counting_comm_delete(MPI_Comm c, int kv, void *v, void *e)
+{
+    (void)c, (void)kv, (void)v, (void)e;
+    callback_calls++;
+    return MPI_SUCCESS;
+}
+static inline int counting_type_delete(MPI_Datatype t, int kv, void *v, void *e)
+{
+    (void)t, (void)kv, (void)v, (void)e;
+    callback_calls++;
+    return MPI_SUCCESS;
+}
+static inline int counting_win_delete(MPI_Win w, int kv, void *v, void *e)
+{
+    (void)w, (void)kv, (void)v, (void)e;
+    callback_calls++;
+    return MPI_SUCCESS;
+}
+
 /* Prints the result line; use as `return test_finish("name");` (after MPI_Finalize or not). */
 static inline int test_finish(const char *name)
 {

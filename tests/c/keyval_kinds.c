@@ -8,33 +8,6 @@
  */
 #include "check.h"
 
-static int ncalls;
-static int ccopy(MPI_Comm c, int kv, void *e, void *in, void *out, int *flag)
-{
-    (void)c, (void)kv, (void)e;
-    ncalls++;
-    *(void **)out = in;
-    *flag = 1;
-    return MPI_SUCCESS;
-}
-static int cdel(MPI_Comm c, int kv, void *v, void *e)
-{
-    (void)c, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
-static int tdel(MPI_Datatype t, int kv, void *v, void *e)
-{
-    (void)t, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
-static int wdel(MPI_Win w, int kv, void *v, void *e)
-{
-    (void)w, (void)kv, (void)v, (void)e;
-    ncalls++;
-    return MPI_SUCCESS;
-}
 
 static MPI_Comm comm;
 static MPI_Datatype type;
@@ -54,7 +27,7 @@ static void unchanged(const char *what)
     flag = -1;
     CHECK_OK(MPI_Win_get_attr(win, kw, &v, &flag));
     CHECK_MSG(flag == 1 && PTRI(v) == 3, "%s: win attribute changed (flag %d)", what, flag);
-    CHECK_MSG(ncalls == 0, "%s: %d callbacks ran", what, ncalls);
+    CHECK_MSG(callback_calls == 0, "%s: %d callbacks ran", what, callback_calls);
 }
 
 static const int comm_pre[] = {MPI_TAG_UB,       MPI_IO,           MPI_HOST, MPI_WTIME_IS_GLOBAL,
@@ -67,9 +40,9 @@ static const int win_pre[] = {MPI_WIN_BASE, MPI_WIN_DISP_UNIT, MPI_WIN_SIZE, MPI
 int main(int argc, char **argv)
 {
     test_init(&argc, &argv);
-    REQUIRE_OK(MPI_Comm_create_keyval(ccopy, cdel, &kc, NULL));
-    REQUIRE_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, tdel, &kt, NULL));
-    REQUIRE_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, wdel, &kw, NULL));
+    REQUIRE_OK(MPI_Comm_create_keyval(counting_comm_copy, counting_comm_delete, &kc, NULL));
+    REQUIRE_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, counting_type_delete, &kt, NULL));
+    REQUIRE_OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, counting_win_delete, &kw, NULL));
     CHECK(kc != kt && kt != kw && kc != kw);
     REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     REQUIRE_OK(MPI_Type_contiguous(2, MPI_SHORT, &type));
@@ -78,7 +51,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_set_attr(comm, kc, IPTR(1)));
     CHECK_OK(MPI_Type_set_attr(type, kt, IPTR(2)));
     CHECK_OK(MPI_Win_set_attr(win, kw, IPTR(3)));
-    ncalls = 0;
+    callback_calls = 0;
 
     void *v;
     int flag;
@@ -199,11 +172,11 @@ int main(int argc, char **argv)
     }
     unchanged("predefined keyvals");
 
-    ncalls = 0;
+    callback_calls = 0;
     CHECK_OK(MPI_Comm_free(&comm));
     CHECK_OK(MPI_Type_free(&type));
     CHECK_OK(MPI_Win_free(&win));
-    CHECK_EQ_INT(ncalls, 3);
+    CHECK_EQ_INT(callback_calls, 3);
     CHECK_OK(MPI_Comm_free_keyval(&kc));
     CHECK_OK(MPI_Type_free_keyval(&kt));
     CHECK_OK(MPI_Win_free_keyval(&kw));
