@@ -21,6 +21,7 @@ compile_error!("mpiattr supports little-endian targets only (C views of Fortran 
 pub mod abi;
 mod capi;
 pub mod engine;
+mod ffi;
 
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,

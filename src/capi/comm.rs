@@ -5,7 +5,8 @@ use std::ffi::{c_char, c_int, CStr};
 use super::handles::{self, decode, encode_handle, from_fortran, null, to_fortran};
 use super::{mpi_functions, mpi_infallible, universe, Out, Target};
 use crate::abi::{self, MPI_Comm, MPI_Fint, MPI_Info, MPI_Request, MPI_Status};
-use crate::engine::{Comm, Error, Result};
+use crate::engine::{Error, Result};
+use crate::ffi;
 
 /// Duplicates `comm` into `*newcomm`, which is MPI_COMM_NULL if the duplication fails.
 fn dup_into(comm: MPI_Comm, newcomm: &mut Out<MPI_Comm>) -> Result<()> {
@@ -41,16 +42,6 @@ fn complete(request: &mut Out<MPI_Request>) -> Result<()> {
         universe()?;
     }
     Ok(())
-}
-
-/// The name to store: at most MPI_MAX_OBJECT_NAME - 1 bytes, cut at a character boundary.
-fn truncated_name(name: &CStr) -> String {
-    let text = name.to_string_lossy();
-    let mut end = text.len().min(abi::MPI_MAX_OBJECT_NAME as usize - 1);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_string()
 }
 
 mpi_functions! {
@@ -123,11 +114,7 @@ mpi_functions! {
         let _ = key;
         // SAFETY: an MPI output argument: NULL or valid.
         let mut newcomm = unsafe { Out::new(newcomm, "newcomm") }?;
-        let undefined = color == abi::MPI_UNDEFINED;
-        if color < 0 && !undefined {
-            return Err(Error::InvalidArgument("color must be non-negative or MPI_UNDEFINED"));
-        }
-        let new = universe()?.comm_split(handles::comm(comm)?, !undefined)?;
+        let new = ffi::comm_split(handles::comm(comm), color.into())?;
         newcomm.set(new.map_or(null(), encode_handle));
         Ok(())
     }
@@ -149,7 +136,7 @@ mpi_functions! {
     fn MPI_Comm_rank / PMPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) on Target::Comm(comm) => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut rank = unsafe { Out::new(rank, "rank") }?;
-        check_live(comm)?;
+        ffi::live_comm(handles::comm(comm))?;
         rank.set(0);
         Ok(())
     }
@@ -158,7 +145,7 @@ mpi_functions! {
     fn MPI_Comm_size / PMPI_Comm_size(comm: MPI_Comm, size: *mut c_int) on Target::Comm(comm) => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut size = unsafe { Out::new(size, "size") }?;
-        check_live(comm)?;
+        ffi::live_comm(handles::comm(comm))?;
         size.set(1);
         Ok(())
     }
@@ -167,8 +154,7 @@ mpi_functions! {
     fn MPI_Comm_compare / PMPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) on Target::Comm(comm1) => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut result = unsafe { Out::new(result, "result") }?;
-        let (first, second) = (check_live(comm1)?, check_live(comm2)?);
-        result.set(if first == second { abi::MPI_IDENT } else { abi::MPI_CONGRUENT } as c_int);
+        result.set(ffi::comm_compare(handles::comm(comm1), handles::comm(comm2))?);
         Ok(())
     }
 
@@ -178,7 +164,7 @@ mpi_functions! {
             return Err(Error::NullArgument("comm_name"));
         }
         // SAFETY: a non-null pointer to a NUL-terminated string (the caller's contract).
-        let name = truncated_name(unsafe { CStr::from_ptr(comm_name) });
+        let name = ffi::object_name(unsafe { CStr::from_ptr(comm_name) }.to_bytes());
         universe()?.set_comm_name(handles::comm(comm)?, &name)
     }
 
@@ -193,16 +179,6 @@ mpi_functions! {
             super::errors::write_string(comm_name, abi::MPI_MAX_OBJECT_NAME as usize, &name, &mut resultlen);
         }
         Ok(())
-    }
-}
-
-/// The live communicator a handle names.
-fn check_live(comm: MPI_Comm) -> Result<Comm> {
-    let comm = handles::comm(comm)?;
-    if universe()?.is_valid(comm)? {
-        Ok(comm)
-    } else {
-        Err(Error::InvalidHandle(crate::engine::ObjectKind::Comm))
     }
 }
 

@@ -4,42 +4,16 @@ use std::ffi::{c_char, c_double, c_int};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use super::{
-    finalize, handles, initialize, mpi_functions, mpi_infallible, universe, Out, Target, PHASE,
-};
+use super::{handles, mpi_functions, mpi_infallible, universe, Out, Target};
 use crate::abi::{self, MPI_Comm};
-use crate::engine::{Error, ThreadLevel};
-
-/// The text of MPI_Get_library_version.
-const LIBRARY_VERSION: &str = concat!(
-    "mpiattr ",
-    env!("CARGO_PKG_VERSION"),
-    ": MPI attribute caching for single-process programs (MPI-5.0 standard ABI)"
-);
-
-fn thread_level_value(level: ThreadLevel) -> c_int {
-    (match level {
-        ThreadLevel::Single => abi::MPI_THREAD_SINGLE,
-        ThreadLevel::Multiple => abi::MPI_THREAD_MULTIPLE,
-    }) as c_int
-}
-
-fn valid_thread_level(required: c_int) -> bool {
-    [
-        abi::MPI_THREAD_SINGLE,
-        abi::MPI_THREAD_FUNNELED,
-        abi::MPI_THREAD_SERIALIZED,
-        abi::MPI_THREAD_MULTIPLE,
-    ]
-    .iter()
-    .any(|level| *level as c_int == required)
-}
+use crate::engine::ThreadLevel;
+use crate::ffi::{self, thread_level_value, LIBRARY_VERSION};
 
 mpi_functions! {
     /// Initializes the library with MPI_THREAD_SINGLE: only this thread may call MPI.
     fn MPI_Init / PMPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) on Target::SelfComm => {
         let _ = (argc, argv);
-        initialize(ThreadLevel::Single)
+        ffi::initialize(ThreadLevel::Single, None)
     }
 
     /// Initializes the library; always provides MPI_THREAD_MULTIPLE.
@@ -52,10 +26,7 @@ mpi_functions! {
         let _ = (argc, argv);
         // SAFETY: an MPI output argument: NULL or valid.
         let mut provided = unsafe { Out::new(provided, "provided") }?;
-        if !valid_thread_level(required) {
-            return Err(Error::InvalidArgument("required is not a thread support level"));
-        }
-        initialize(ThreadLevel::Multiple)?;
+        ffi::initialize(ThreadLevel::Multiple, Some(required))?;
         provided.set(thread_level_value(ThreadLevel::Multiple));
         Ok(())
     }
@@ -79,14 +50,14 @@ mpi_functions! {
     /// Deletes the attributes of MPI_COMM_SELF, MPI_COMM_WORLD and the predefined datatypes
     /// (in that order, with delete callbacks), then ends the library.
     fn MPI_Finalize / PMPI_Finalize() on Target::Comm(abi::MPIATTR_HANDLE_MPI_COMM_WORLD as usize as MPI_Comm) => {
-        finalize()
+        ffi::finalize()
     }
 
     /// Whether MPI_Init has been called (true after MPI_Finalize too).
     fn MPI_Initialized / PMPI_Initialized(flag: *mut c_int) on Target::SelfComm => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut flag = unsafe { Out::new(flag, "flag") }?;
-        flag.set((PHASE.load(std::sync::atomic::Ordering::Acquire) != super::BEFORE_INIT) as c_int);
+        flag.set(ffi::initialized() as c_int);
         Ok(())
     }
 
@@ -94,7 +65,7 @@ mpi_functions! {
     fn MPI_Finalized / PMPI_Finalized(flag: *mut c_int) on Target::SelfComm => {
         // SAFETY: an MPI output argument: NULL or valid.
         let mut flag = unsafe { Out::new(flag, "flag") }?;
-        flag.set((PHASE.load(std::sync::atomic::Ordering::Acquire) == super::FINALIZED) as c_int);
+        flag.set(ffi::finalized() as c_int);
         Ok(())
     }
 
@@ -103,8 +74,7 @@ mpi_functions! {
         let name = handles::predefined_name(comm as usize)
             .map(str::to_string)
             .unwrap_or_else(|| format!("{:#x}", comm as usize));
-        eprintln!("mpiattr: MPI_Abort(comm={name}, errorcode={errorcode}) called: exiting with status {}", errorcode & 255);
-        std::process::exit(errorcode & 255)
+        ffi::abort("MPI_Abort", &name, errorcode.into())
     }
 
     /// The MPI version: 5.0.

@@ -1,0 +1,318 @@
+//! What the C and the Fortran shells share: the library's life cycle (MPI_Init to
+//! MPI_Finalize), the one panic boundary and error path of every entry point, handle
+//! numbering, argument helpers, and the few rules of the MPI interface that are not the
+//! engine's (error handler values, error strings, thread levels, names).
+//!
+//! Nothing here is exported: `capi` and `fortran` hold every `extern "C"` symbol.
+
+use std::ffi::c_int;
+use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::abi::{self, MPI_Comm, MPI_Win};
+use crate::engine::{Comm, Error, ErrorClass, ErrorHandler, Result, ThreadLevel, Universe};
+
+pub(crate) mod args;
+pub(crate) mod handles;
+
+pub(crate) use args::{Arg, Out};
+
+/// Where the library is in its life: before MPI_Init, between Init and Finalize, after.
+pub(crate) const BEFORE_INIT: u8 = 0;
+const INITIALIZED: u8 = 1;
+pub(crate) const FINALIZED: u8 = 2;
+
+pub(crate) static PHASE: AtomicU8 = AtomicU8::new(BEFORE_INIT);
+static UNIVERSE: OnceLock<Universe> = OnceLock::new();
+static INIT_LOCK: Mutex<()> = Mutex::new(());
+
+/// The error handlers of MPI_COMM_WORLD and MPI_COMM_SELF while there is no universe (before
+/// MPI_Init and after MPI_Finalize): the "initial error handler" of MPI-4.1 §9.3.
+static OUTSIDE_HANDLERS: [AtomicU8; 2] = [
+    AtomicU8::new(ErrorHandler::Fatal as u8),
+    AtomicU8::new(ErrorHandler::Fatal as u8),
+];
+
+fn handler_from_u8(value: u8) -> ErrorHandler {
+    match value {
+        v if v == ErrorHandler::Return as u8 => ErrorHandler::Return,
+        v if v == ErrorHandler::Abort as u8 => ErrorHandler::Abort,
+        _ => ErrorHandler::Fatal,
+    }
+}
+
+/// The universe, if MPI is initialized and not finalized.
+pub(crate) fn universe() -> Result<&'static Universe> {
+    match PHASE.load(Ordering::Acquire) {
+        INITIALIZED => UNIVERSE
+            .get()
+            .ok_or(Error::Internal("initialized without a universe")),
+        BEFORE_INIT => Err(Error::NotInitialized),
+        _ => Err(Error::Finalized),
+    }
+}
+
+/// Whether MPI_Init has been called (true after MPI_Finalize too).
+pub(crate) fn initialized() -> bool {
+    PHASE.load(Ordering::Acquire) != BEFORE_INIT
+}
+
+/// Whether MPI_Finalize has completed.
+pub(crate) fn finalized() -> bool {
+    PHASE.load(Ordering::Acquire) == FINALIZED
+}
+
+/// The slot of a predefined communicator's outside-of-init error handler.
+fn outside_slot(comm: Comm) -> Option<&'static AtomicU8> {
+    if comm == Comm::WORLD {
+        Some(&OUTSIDE_HANDLERS[0])
+    } else if comm == Comm::SELF {
+        Some(&OUTSIDE_HANDLERS[1])
+    } else {
+        None
+    }
+}
+
+/// What an error is raised on (MPI-4.1 §9.3; docs/semantics.md).
+pub(crate) enum Target {
+    /// A communicator argument: its handler, or MPI_COMM_SELF's if the handle is invalid.
+    Comm(MPI_Comm),
+    /// A window argument: its handler, or MPI_COMM_SELF's if the handle is invalid.
+    Win(MPI_Win),
+    /// No object: MPI_COMM_SELF's handler.
+    SelfComm,
+}
+
+fn handler_for(target: Target) -> ErrorHandler {
+    let Ok(universe) = universe() else {
+        return handler_from_u8(OUTSIDE_HANDLERS[1].load(Ordering::Relaxed));
+    };
+    let own = match target {
+        Target::Comm(comm) => handles::comm(comm)
+            .ok()
+            .and_then(|c| universe.errhandler(c).ok()),
+        Target::Win(win) => handles::win(win)
+            .ok()
+            .and_then(|w| universe.errhandler(w).ok()),
+        Target::SelfComm => None,
+    };
+    own.or_else(|| universe.errhandler(Comm::SELF).ok())
+        .unwrap_or(ErrorHandler::Fatal)
+}
+
+/// Reports `error` from function `name` through the handler of `target`: returns the code
+/// under MPI_ERRORS_RETURN, prints one line and exits otherwise.
+#[cold]
+fn raise(name: &str, target: Target, describe: impl FnOnce(&mut String), error: Error) -> c_int {
+    let code = error.return_code();
+    match handler_for(target) {
+        ErrorHandler::Return => code,
+        handler @ (ErrorHandler::Fatal | ErrorHandler::Abort) => {
+            let mut line = format!("mpiattr: {name}(");
+            describe(&mut line);
+            let class = error.class();
+            let _ = write!(line, ") failed: {}: {error}", class.name());
+            if handler == ErrorHandler::Abort {
+                line.push_str(" (MPI_ERRORS_ABORT)");
+            }
+            eprintln!("{line}");
+            std::process::exit(class as i32)
+        }
+    }
+}
+
+/// The panic boundary and error path of every entry point that returns an error code.
+#[inline(always)]
+pub(crate) fn call(
+    name: &str,
+    target: impl FnOnce() -> Target,
+    describe: impl FnOnce(&mut String),
+    body: impl FnOnce() -> Result<()>,
+) -> c_int {
+    let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(Error::Internal(
+        "a panic was caught at the library boundary",
+    )));
+    match outcome {
+        Ok(()) => abi::MPI_SUCCESS as c_int,
+        Err(error) => raise(name, target(), describe, error),
+    }
+}
+
+/// The panic boundary of entry points that cannot report errors (c2f, f2c, Wtime).
+#[inline(always)]
+pub(crate) fn call_infallible<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+/// Starts the library: MPI_Init (`Single`) and MPI_Init_thread (`Multiple`, after checking
+/// that `required` is a thread level).
+pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<()> {
+    if let Some(required) = required {
+        let levels = [
+            abi::MPI_THREAD_SINGLE,
+            abi::MPI_THREAD_FUNNELED,
+            abi::MPI_THREAD_SERIALIZED,
+            abi::MPI_THREAD_MULTIPLE,
+        ];
+        if !levels.iter().any(|level| *level as c_int == required) {
+            return Err(Error::InvalidArgument(
+                "required is not a thread support level",
+            ));
+        }
+    }
+    let _serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    match PHASE.load(Ordering::Acquire) {
+        BEFORE_INIT => {}
+        INITIALIZED => return Err(Error::AlreadyInitialized),
+        _ => return Err(Error::Finalized),
+    }
+    let universe = UNIVERSE.get_or_init(|| Universe::new(level));
+    for comm in [Comm::WORLD, Comm::SELF] {
+        let slot = outside_slot(comm).expect("a predefined communicator");
+        universe.set_errhandler(comm, handler_from_u8(slot.load(Ordering::Relaxed)))?;
+    }
+    PHASE.store(INITIALIZED, Ordering::Release);
+    Ok(())
+}
+
+/// Ends the library: MPI_Finalize. The teardown runs while MPI_Finalized is still false.
+pub(crate) fn finalize() -> Result<()> {
+    let universe = universe()?;
+    for comm in [Comm::WORLD, Comm::SELF] {
+        let slot = outside_slot(comm).expect("a predefined communicator");
+        slot.store(universe.errhandler(comm)? as u8, Ordering::Relaxed);
+    }
+    let teardown = universe.finalize();
+    PHASE.store(FINALIZED, Ordering::Release);
+    teardown
+}
+
+/// The value MPI_Query_thread and MPI_Init_thread report for a level.
+pub(crate) fn thread_level_value(level: ThreadLevel) -> c_int {
+    (match level {
+        ThreadLevel::Single => abi::MPI_THREAD_SINGLE,
+        ThreadLevel::Multiple => abi::MPI_THREAD_MULTIPLE,
+    }) as c_int
+}
+
+/// The text of MPI_Get_library_version.
+pub(crate) const LIBRARY_VERSION: &str = concat!(
+    "mpiattr ",
+    env!("CARGO_PKG_VERSION"),
+    ": MPI attribute caching for single-process programs (MPI-5.0 standard ABI)"
+);
+
+/// MPI_Abort: one line naming the communicator, then exit with status `errorcode & 255`.
+pub(crate) fn abort(function: &str, comm: &str, errorcode: i64) -> ! {
+    let status = (errorcode & 255) as i32;
+    eprintln!(
+        "mpiattr: {function}(comm={comm}, errorcode={errorcode}) called: exiting with status {status}"
+    );
+    std::process::exit(status)
+}
+
+/// The class of an error code, for the error functions.
+pub(crate) fn class_of(code: c_int) -> Result<ErrorClass> {
+    ErrorClass::from_code(code).ok_or(Error::InvalidErrorCode)
+}
+
+/// The text of MPI_Error_string: "MPI_ERR_KEYVAL: invalid attribute keyval".
+pub(crate) fn error_string(code: c_int) -> Result<String> {
+    let class = class_of(code)?;
+    Ok(format!("{}: {}", class.name(), class.description()))
+}
+
+/// The engine's handler for an error handler handle value.
+pub(crate) fn errhandler_from_value(value: usize) -> Result<ErrorHandler> {
+    match value {
+        v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_ARE_FATAL as usize => Ok(ErrorHandler::Fatal),
+        v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_ABORT as usize => Ok(ErrorHandler::Abort),
+        v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_RETURN as usize => Ok(ErrorHandler::Return),
+        _ => Err(Error::InvalidErrhandler),
+    }
+}
+
+/// The handle value of an error handler (the same in C and Fortran).
+pub(crate) fn errhandler_value(handler: ErrorHandler) -> usize {
+    (match handler {
+        ErrorHandler::Fatal => abi::MPIATTR_HANDLE_MPI_ERRORS_ARE_FATAL,
+        ErrorHandler::Abort => abi::MPIATTR_HANDLE_MPI_ERRORS_ABORT,
+        ErrorHandler::Return => abi::MPIATTR_HANDLE_MPI_ERRORS_RETURN,
+    }) as usize
+}
+
+/// MPI_Errhandler_free: checks the handle; the caller then sets it to MPI_ERRHANDLER_NULL.
+pub(crate) fn errhandler_free(value: usize) -> Result<()> {
+    errhandler_from_value(value)?;
+    universe()?;
+    Ok(())
+}
+
+/// Sets a communicator's handler; the predefined communicators' handlers can be set before
+/// MPI_Init and after MPI_Finalize too (docs/semantics.md).
+pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> Result<()> {
+    let comm = comm?;
+    let new = errhandler_from_value(handler_value)?;
+    match (universe(), outside_slot(comm)) {
+        (Ok(universe), _) => universe.set_errhandler(comm, new),
+        (Err(_), Some(slot)) => {
+            slot.store(new as u8, Ordering::Relaxed);
+            Ok(())
+        }
+        (Err(error), None) => Err(error),
+    }
+}
+
+/// A communicator's handler, also before MPI_Init and after MPI_Finalize for the predefined
+/// communicators.
+pub(crate) fn comm_errhandler(comm: Result<Comm>) -> Result<ErrorHandler> {
+    let comm = comm?;
+    match (universe(), outside_slot(comm)) {
+        (Ok(universe), _) => universe.errhandler(comm),
+        (Err(_), Some(slot)) => Ok(handler_from_u8(slot.load(Ordering::Relaxed))),
+        (Err(error), None) => Err(error),
+    }
+}
+
+/// The live communicator a handle names (rank, size and compare need it alive).
+pub(crate) fn live_comm(comm: Result<Comm>) -> Result<Comm> {
+    let comm = comm?;
+    if universe()?.is_valid(comm)? {
+        Ok(comm)
+    } else {
+        Err(Error::InvalidHandle(crate::engine::ObjectKind::Comm))
+    }
+}
+
+/// MPI_Comm_compare of two communicators: every communicator holds the one process.
+pub(crate) fn comm_compare(first: Result<Comm>, second: Result<Comm>) -> Result<c_int> {
+    let (first, second) = (live_comm(first)?, live_comm(second)?);
+    Ok(if first == second {
+        abi::MPI_IDENT
+    } else {
+        abi::MPI_CONGRUENT
+    } as c_int)
+}
+
+/// MPI_Comm_split: MPI_UNDEFINED gives no communicator, another negative colour is an error.
+pub(crate) fn comm_split(comm: Result<Comm>, color: i64) -> Result<Option<Comm>> {
+    let undefined = color == abi::MPI_UNDEFINED as i64;
+    if color < 0 && !undefined {
+        return Err(Error::InvalidArgument(
+            "color must be non-negative or MPI_UNDEFINED",
+        ));
+    }
+    universe()?.comm_split(comm?, !undefined)
+}
+
+/// The name to store: at most MPI_MAX_OBJECT_NAME - 1 bytes, cut at a character boundary.
+pub(crate) fn object_name(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut end = text.len().min(abi::MPI_MAX_OBJECT_NAME as usize - 1);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
