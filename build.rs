@@ -1,17 +1,28 @@
-//! Build script: bindgen reads `include/mpi.h`, so Rust uses the header's own types and
-//! constants and the two can never disagree.
+//! Build script.
 //!
-//! Predefined handles are macros such as `((MPI_Comm)0x101)`, which bindgen does not
-//! translate. For those, a generated wrapper names each one in an enum
-//! (`MPIATTR_HANDLE_MPI_COMM_WORLD = (intptr_t)MPI_COMM_WORLD`), so clang evaluates the value
-//! from the header itself; this script only lists the names.
+//! 1. bindgen reads `include/mpi.h`, so Rust uses the header's own types and constants and
+//!    the two can never disagree. Predefined handles are macros such as `((MPI_Comm)0x101)`,
+//!    which bindgen does not translate: a generated wrapper names each one in an enum
+//!    (`MPIATTR_HANDLE_MPI_COMM_WORLD = (intptr_t)MPI_COMM_WORLD`), so clang evaluates the
+//!    value from the header itself; this script only lists the names.
+//! 2. The Fortran bindings are generated from `fortran/routines.txt` and the constants clang
+//!    read (see `fortran/generate.rs`): the Rust symbols, `mpif.h`, and the `mpi` and
+//!    `mpi_f08` modules, which gfortran compiles here into `OUT_DIR/fortran/*.mod` for
+//!    `ci/install` to install.
 
+use std::collections::HashSet;
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-/// Names of the header's `#define NAME ((Type)value)` handle macros.
+use bindgen::callbacks::{EnumVariantValue, IntKind, ParseCallbacks};
+
+#[path = "fortran/generate.rs"]
+mod generate;
+
+/// Names of the header's `#define NAME ((Type)value)` handle macros and aliases.
 fn handle_macro_names(header: &str) -> Vec<String> {
     header
         .lines()
@@ -26,12 +37,124 @@ fn handle_macro_names(header: &str) -> Vec<String> {
         .collect()
 }
 
+/// The definition of a macro.
+fn definition<'a>(header: &'a str, name: &str) -> &'a str {
+    header
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(&format!("#define {name} ")))
+        .unwrap_or_default()
+        .trim()
+}
+
+/// The handle types: `typedef struct MPI_ABI_Comm *MPI_Comm;` gives `MPI_Comm`.
+fn handle_types(header: &str) -> Vec<String> {
+    header
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("typedef struct MPI_ABI_"))
+        .filter_map(|rest| rest.split_once('*'))
+        .map(|(_, name)| name.trim_end_matches(';').trim().to_string())
+        .collect()
+}
+
+/// The handle type of a predefined handle macro, following aliases; `None` for macros that
+/// are addresses or callbacks (`((void *)0)`, `((MPI_Copy_function *)0x1)`).
+fn handle_type(header: &str, types: &[String], name: &str) -> Option<String> {
+    let value = definition(header, name);
+    if let Some(cast) = value.strip_prefix("((") {
+        let ty = cast.split(')').next()?;
+        return types.iter().find(|t| *t == ty).cloned();
+    }
+    if value.starts_with("MPI_") && value != name {
+        return handle_type(header, types, value);
+    }
+    None
+}
+
+/// Records the integer constants clang evaluates, in the order it meets them.
+#[derive(Debug, Default)]
+struct Constants(Arc<Mutex<Vec<(String, i64)>>>);
+
+impl ParseCallbacks for Constants {
+    fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
+        self.0.lock().unwrap().push((name.to_string(), value));
+        None
+    }
+
+    fn enum_variant_name(
+        &self,
+        _enum_name: Option<&str>,
+        name: &str,
+        value: EnumVariantValue,
+    ) -> Option<String> {
+        let value = match value {
+            EnumVariantValue::Signed(v) => v,
+            EnumVariantValue::Unsigned(v) => v as i64,
+            EnumVariantValue::Boolean(v) => v as i64,
+        };
+        self.0.lock().unwrap().push((name.to_string(), value));
+        None
+    }
+}
+
+/// The header's constants as Fortran needs them: every `MPI_` integer and every predefined
+/// handle (by its own name, with its type), once each.
+fn fortran_constants(header: &str, seen: &[(String, i64)]) -> Vec<generate::Constant> {
+    let types = handle_types(header);
+    let mut names = HashSet::new();
+    let mut constants = Vec::new();
+    for (name, value) in seen {
+        let (name, handle_type) = match name.strip_prefix("MPIATTR_HANDLE_") {
+            Some(handle) => match handle_type(header, &types, handle) {
+                Some(ty) => (handle.to_string(), Some(ty)),
+                None => continue,
+            },
+            None if name.starts_with("MPI_") => (name.clone(), None),
+            None => continue,
+        };
+        if names.insert(name.clone()) {
+            constants.push(generate::Constant {
+                name,
+                value: *value,
+                handle_type,
+            });
+        }
+    }
+    constants
+}
+
+/// Compiles the two modules; `mpi.mod` and `mpi_f08.mod` land in `dir`.
+fn compile_modules(dir: &Path, sources: &[PathBuf], integer8: bool) {
+    let mut build = cc::Build::new();
+    build
+        .compiler("gfortran")
+        .cargo_metadata(false)
+        .warnings(false)
+        .flag("-Wall")
+        .flag("-J")
+        .flag(dir.to_str().expect("OUT_DIR is UTF-8"))
+        .out_dir(dir);
+    if integer8 {
+        build.flag("-fdefault-integer-8");
+    }
+    for source in sources {
+        build.file(source);
+    }
+    if let Err(error) = build.try_compile_intermediates() {
+        panic!(
+            "gfortran could not compile the Fortran modules ({error}); ci/prereqs installs gfortran"
+        );
+    }
+}
+
 fn main() {
     let header = "include/mpi.h";
     println!("cargo:rerun-if-changed={header}");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=fortran/routines.txt");
+    println!("cargo:rerun-if-changed=fortran/generate.rs");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
     let text = fs::read_to_string(header).expect("include/mpi.h is readable");
+    let integer8 = env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_some();
 
     let mut wrapper = String::from("#include \"mpi.h\"\nenum {\n");
     for name in handle_macro_names(&text) {
@@ -46,12 +169,8 @@ fn main() {
     let mut names = String::from("/// Predefined handle values and their C names.\n");
     names.push_str("pub(crate) const PREDEFINED_HANDLES: &[(usize, &str)] = &[\n");
     for name in handle_macro_names(&text) {
-        let definition = text
-            .lines()
-            .find(|l| l.trim_start().starts_with(&format!("#define {name} ")))
-            .unwrap_or_default();
-        let is_handle = definition.contains("((MPI_") && !definition.contains('*');
-        if is_handle {
+        let value = definition(&text, &name);
+        if value.starts_with("((MPI_") && !value.contains('*') {
             writeln!(
                 names,
                 "    (crate::abi::MPIATTR_HANDLE_{name} as usize, \"{name}\"),"
@@ -63,6 +182,8 @@ fn main() {
     fs::write(out.join("handle_names.rs"), names).expect("cannot write handle_names.rs");
     fs::write(&wrapper_path, wrapper).expect("cannot write the bindgen wrapper");
 
+    let seen = Constants::default();
+    let record = Constants(seen.0.clone());
     let mut builder = bindgen::Builder::default()
         .header(wrapper_path.to_str().expect("OUT_DIR is UTF-8"))
         .clang_arg("-Iinclude")
@@ -70,8 +191,9 @@ fn main() {
         .blocklist_function("P?MPI_.*")
         .default_enum_style(bindgen::EnumVariation::Consts)
         .translate_enum_integer_types(true)
+        .parse_callbacks(Box::new(record))
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()));
-    if env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_some() {
+    if integer8 {
         builder = builder.clang_arg("-DMPIATTR_FORTRAN_INTEGER_8");
     }
     builder
@@ -79,4 +201,33 @@ fn main() {
         .expect("bindgen could not read include/mpi.h")
         .write_to_file(out.join("abi.rs"))
         .expect("cannot write abi.rs");
+
+    // The Fortran bindings.
+    let constants = fortran_constants(&text, &seen.0.lock().unwrap());
+    let types = handle_types(&text);
+    let fint_bytes = if integer8 { 8 } else { 4 };
+    let table = fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt");
+    let routines = generate::parse_routines(&table);
+    fs::write(
+        out.join("fortran_shells.rs"),
+        generate::rust_shells(&routines, &types),
+    )
+    .expect("cannot write fortran_shells.rs");
+    let dir = out.join("fortran");
+    fs::create_dir_all(&dir).expect("cannot create OUT_DIR/fortran");
+    fs::write(dir.join("mpif.h"), generate::mpif_h(&constants, fint_bytes))
+        .expect("cannot write mpif.h");
+    let mpi = dir.join("mpi.f90");
+    let mpi_f08 = dir.join("mpi_f08.f90");
+    fs::write(
+        &mpi,
+        generate::mpi_module(&routines, &constants, fint_bytes),
+    )
+    .expect("cannot write mpi.f90");
+    fs::write(
+        &mpi_f08,
+        generate::mpi_f08_module(&routines, &constants, &types, fint_bytes),
+    )
+    .expect("cannot write mpi_f08.f90");
+    compile_modules(&dir, &[mpi, mpi_f08], integer8);
 }

@@ -22,6 +22,7 @@ pub mod abi;
 mod capi;
 pub mod engine;
 mod ffi;
+mod fortran;
 
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,

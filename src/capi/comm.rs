@@ -35,12 +35,10 @@ unsafe fn empty_status(status: *mut MPI_Status) {
 /// Completes a request for MPI_Wait and MPI_Test: MPI_REQUEST_NULL completes at once.
 fn complete(request: &mut Out<MPI_Request>) -> Result<()> {
     let raw = request.get();
-    if raw as usize != abi::MPIATTR_HANDLE_MPI_REQUEST_NULL as usize {
-        universe()?.request_complete(decode(raw)?)?;
-        request.set(null());
-    } else {
-        universe()?;
-    }
+    let pending =
+        (raw as usize != abi::MPIATTR_HANDLE_MPI_REQUEST_NULL as usize).then(|| decode(raw));
+    ffi::complete_request(pending)?;
+    request.set(null());
     Ok(())
 }
 

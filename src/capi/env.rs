@@ -1,8 +1,6 @@
 //! Environment: MPI_Init … MPI_Wtick.
 
 use std::ffi::{c_char, c_double, c_int};
-use std::sync::OnceLock;
-use std::time::Instant;
 
 use super::{handles, mpi_functions, mpi_infallible, universe, Out, Target};
 use crate::abi::{self, MPI_Comm};
@@ -99,19 +97,14 @@ mpi_functions! {
     }
 }
 
-fn start() -> Instant {
-    static START: OnceLock<Instant> = OnceLock::new();
-    *START.get_or_init(Instant::now)
-}
-
 mpi_infallible! {
     /// Seconds since a fixed time in the past (the first call), from a monotonic clock.
     fn MPI_Wtime / PMPI_Wtime() -> c_double, or 0.0 => {
-        start().elapsed().as_secs_f64()
+        ffi::wtime()
     }
 
     /// The resolution of MPI_Wtime: one nanosecond.
-    fn MPI_Wtick / PMPI_Wtick() -> c_double, or 1e-9 => {
-        1e-9
+    fn MPI_Wtick / PMPI_Wtick() -> c_double, or ffi::WTICK => {
+        ffi::WTICK
     }
 }

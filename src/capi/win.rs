@@ -64,11 +64,7 @@ mpi_functions! {
 
     /// Frees memory from MPI_Alloc_mem (NULL is accepted and ignored).
     fn MPI_Free_mem / PMPI_Free_mem(base: *mut c_void) on Target::SelfComm => {
-        let universe = universe()?;
-        if base.is_null() {
-            return Ok(());
-        }
-        universe.free_mem(base as usize)
+        crate::ffi::free_mem(base as usize)
     }
 }
 

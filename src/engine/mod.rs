@@ -1027,6 +1027,11 @@ impl Universe {
         Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
     }
 
+    /// The live request at table index `index`.
+    pub fn request_at(&self, index: u32) -> Result<Option<Request>> {
+        Ok(self.lock()?.requests.id_at(index).map(Request))
+    }
+
     // ---- finalize -----------------------------------------------------------------------------
 
     /// MPI_Finalize's teardown: deletes MPI_COMM_SELF's attributes newest first, then

@@ -1,7 +1,9 @@
-//! C handles: predefined ones have the ABI's small values; every other object's handle
-//! encodes its kind, table index and generation, so that NULL, freed and wrong-kind handles
-//! are all recognised. Fortran integers: predefined handles keep their ABI values, other
-//! objects are their table index plus [`FORTRAN_BASE`].
+//! Handles. C handles: predefined ones have the ABI's small values; every other object's
+//! handle encodes its kind, table index and generation, so that NULL, freed and wrong-kind
+//! handles are all recognised. Fortran integers (what MPI_Comm_c2f returns and what every
+//! Fortran binding takes): predefined handles keep their ABI values; every other object's
+//! integer encodes the same three things in the bits a default INTEGER has (see
+//! [`FortranBits`]), so Fortran handles are checked as strictly as C ones.
 
 use crate::abi;
 use crate::engine::{Comm, Datatype, Error, Id, Object, Request, Result, Universe, Win};
@@ -18,8 +20,6 @@ pub(crate) fn predefined_name(value: usize) -> Option<&'static str> {
 
 /// Predefined handles are below this; encoded ones far above.
 const PREDEFINED_LIMIT: usize = 0x1000;
-/// Fortran integers of non-predefined objects start here.
-pub(crate) const FORTRAN_BASE: i64 = 0x1000;
 
 /// A handle type of the C API and the engine object it names.
 pub(crate) trait CHandle: Sized + Copy {
@@ -37,6 +37,8 @@ pub(crate) trait CHandle: Sized + Copy {
     fn predefined_value(object: Self::Object) -> Option<usize>;
     fn id(object: Self::Object) -> Id;
     fn object(id: Id) -> Self::Object;
+    /// The live object at a table index, whatever its generation.
+    fn live_at(universe: &Universe, index: u32) -> Result<Option<Self::Object>>;
 }
 
 fn encode(tag: usize, id: Id) -> usize {
@@ -69,7 +71,8 @@ pub(crate) fn null<H: CHandle>() -> H {
 
 macro_rules! c_handle {
     ($c:ty, $object:ident, tag $tag:expr, null $null:ident, $invalid:expr,
-     predefined($raw:ident) $from:block, value($obj:ident) $to:block) => {
+     predefined($raw:ident) $from:block, value($obj:ident) $to:block,
+     live_at($universe:ident, $index:ident) $live:expr) => {
         impl CHandle for $c {
             type Object = $object;
             const TAG: usize = $tag;
@@ -88,6 +91,9 @@ macro_rules! c_handle {
             }
             fn object(id: Id) -> $object {
                 $object(id)
+            }
+            fn live_at($universe: &Universe, $index: u32) -> Result<Option<$object>> {
+                $live
             }
         }
     };
@@ -110,22 +116,26 @@ value(comm) {
     } else {
         None
     }
-});
+},
+live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Datatype, Datatype, tag 2, null MPIATTR_HANDLE_MPI_DATATYPE_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Datatype),
     predefined(raw) { Universe::predefined_datatype(raw) },
-    value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) });
+    value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) },
+    live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Win, Win, tag 3, null MPIATTR_HANDLE_MPI_WIN_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Win),
     predefined(_raw) { None },
-    value(_win) { None });
+    value(_win) { None },
+    live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Request, Request, tag 4, null MPIATTR_HANDLE_MPI_REQUEST_NULL,
     Error::InvalidRequest,
     predefined(_raw) { None },
-    value(_request) { None });
+    value(_request) { None },
+    live_at(universe, index) universe.request_at(index));
 
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {
@@ -142,8 +152,80 @@ pub(crate) fn datatype(handle: abi::MPI_Datatype) -> Result<Datatype> {
     decode(handle)
 }
 
-/// MPI_*_c2f: a predefined handle's ABI value, an object's index plus FORTRAN_BASE, or the
-/// null handle's value for anything that names no live object.
+/// How a default INTEGER holds a non-predefined object: `code << (index_bits + 2) |
+/// index << 2 | kind`, where `code` (never 0) is the slot's generation folded into the bits
+/// left, so the integer is always far above the predefined values (below 0x1000) and
+/// positive. A freed handle is caught until its slot has been reused `code`'s range times.
+struct FortranBits {
+    index: u32,
+    code: u32,
+}
+
+/// 4-byte INTEGERs: 22 bits of index (4 194 304 live objects of a kind), 7 of generation.
+#[cfg(not(feature = "fortran-integer-8"))]
+const FORTRAN_BITS: FortranBits = FortranBits { index: 22, code: 7 };
+/// 8-byte INTEGERs: the whole table index, 28 bits of generation.
+#[cfg(feature = "fortran-integer-8")]
+const FORTRAN_BITS: FortranBits = FortranBits {
+    index: 32,
+    code: 28,
+};
+
+impl FortranBits {
+    fn code(&self, generation: u32) -> i64 {
+        let range = (1u32 << self.code) - 1;
+        i64::from((generation - 1) % range + 1)
+    }
+
+    fn encode(&self, kind: usize, id: Id) -> Result<i64> {
+        if u64::from(id.index()) >= 1u64 << self.index {
+            return Err(Error::Internal(
+                "more live objects of a kind than Fortran INTEGERs can name",
+            ));
+        }
+        Ok(self.code(id.generation()) << (self.index + 2)
+            | i64::from(id.index()) << 2
+            | (kind as i64 - 1))
+    }
+
+    /// The kind tag, table index and generation code of an encoded integer.
+    fn decode(&self, value: i64) -> Option<(usize, u32, i64)> {
+        let code = value >> (self.index + 2);
+        if !(1..1 << self.code).contains(&code) {
+            return None;
+        }
+        let index = ((value >> 2) & ((1 << self.index) - 1)) as u32;
+        Some(((value & 3) as usize + 1, index, code))
+    }
+}
+
+/// The Fortran integer of an engine object: its ABI value if predefined.
+pub(crate) fn fortran_value<H: CHandle>(object: H::Object) -> Result<i64> {
+    match H::predefined_value(object) {
+        Some(value) => Ok(value as i64),
+        None => FORTRAN_BITS.encode(H::TAG, H::id(object)),
+    }
+}
+
+/// The live engine object a Fortran integer names; `H::INVALID` for anything else (null,
+/// freed, of another kind, or never handed out).
+pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
+    if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
+        return Ok(object);
+    }
+    let (tag, index, code) = FORTRAN_BITS.decode(value).ok_or(H::INVALID)?;
+    if tag != H::TAG {
+        return Err(H::INVALID);
+    }
+    let object = H::live_at(super::universe()?, index)?.ok_or(H::INVALID)?;
+    if FORTRAN_BITS.code(H::id(object).generation()) != code {
+        return Err(H::INVALID);
+    }
+    Ok(object)
+}
+
+/// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null
+/// handle's value for anything that names no live object.
 pub(crate) fn to_fortran<H>(handle: H) -> i64
 where
     H: CHandle,
@@ -153,32 +235,18 @@ where
     if H::predefined(raw).is_some() {
         return raw as i64;
     }
-    let live = decode(handle)
+    decode(handle)
         .ok()
-        .filter(|object| super::universe().is_ok_and(|u| u.is_valid(*object).unwrap_or(false)));
-    match live {
-        Some(object) => FORTRAN_BASE + H::id(object).index() as i64,
-        None => H::NULL as i64,
-    }
+        .filter(|object| super::universe().is_ok_and(|u| u.is_valid(*object).unwrap_or(false)))
+        .and_then(|object| fortran_value::<H>(object).ok())
+        .unwrap_or(H::NULL as i64)
 }
 
-/// MPI_*_f2c: the inverse of [`to_fortran`]; the null handle for unknown integers.
-pub(crate) fn from_fortran<H>(value: i64) -> H
-where
-    H: CHandle,
-    H::Object: Object,
-{
-    if let Ok(raw) = usize::try_from(value) {
-        if raw < PREDEFINED_LIMIT && H::predefined(raw).is_some() {
-            return H::from_raw(raw);
-        }
-    }
-    let object = u32::try_from(value - FORTRAN_BASE)
-        .ok()
-        .and_then(|index| super::universe().ok()?.object_at::<H::Object>(index).ok()?);
-    match object {
-        Some(object) => encode_handle(object),
-        None => null(),
+/// MPI_*_f2c: the inverse of [`to_fortran`]; the null handle for integers that name nothing.
+pub(crate) fn from_fortran<H: CHandle>(value: i64) -> H {
+    match fortran_object::<H>(value) {
+        Ok(object) => encode_handle(object),
+        Err(_) => null(),
     }
 }
 
@@ -213,5 +281,30 @@ mod tests {
         assert!(decode::<abi::MPI_Comm>(null()).is_err());
         assert_eq!(predefined_name(0x101), Some("MPI_COMM_WORLD"));
         assert_eq!(predefined_name(0x20b), Some("MPI_LONG_LONG"));
+    }
+
+    #[test]
+    fn fortran_integers_keep_kind_index_and_generation() {
+        for generation in [1, 2, 126, 127, 128, 1 << 20] {
+            let id = Id::from_parts(4_000_000, generation);
+            let value = FORTRAN_BITS.encode(2, id).unwrap();
+            assert!(value >= 0x1000, "above every predefined value");
+            assert!(
+                crate::engine::Fint::try_from(value).is_ok(),
+                "fits a default INTEGER"
+            );
+            let (kind, index, code) = FORTRAN_BITS.decode(value).unwrap();
+            assert_eq!(
+                (kind, index, code),
+                (2, 4_000_000, FORTRAN_BITS.code(generation))
+            );
+        }
+        let next = FORTRAN_BITS.encode(1, Id::from_parts(7, 2)).unwrap();
+        let stale = FORTRAN_BITS.encode(1, Id::from_parts(7, 1)).unwrap();
+        assert_ne!(next, stale, "a reused slot gives another integer");
+        for predefined in [0, 0x100, 0x101, 0x219, 0xfff] {
+            assert!(FORTRAN_BITS.decode(predefined).is_none());
+        }
+        assert!(FORTRAN_BITS.decode(-5).is_none());
     }
 }

@@ -1,0 +1,264 @@
+//! The Fortran callback conventions (SPEC §4): every argument by reference, the object's
+//! Fortran handle, a LOGICAL flag and IERROR. Two widths share one implementation:
+//! MPI-1 callbacks (MPI_KEYVAL_CREATE) take default INTEGERs, address-kind callbacks
+//! (MPI_*_CREATE_KEYVAL of mpif.h, `use mpi` and `use mpi_f08`) take
+//! INTEGER(KIND=MPI_ADDRESS_KIND). Which values they are shown and how a copy's result is
+//! stored is the engine's business: it knows the keyval's [`Language`].
+
+use std::sync::atomic::AtomicIsize;
+use std::sync::Arc;
+
+use super::{logical, FortranProc};
+use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
+use crate::engine::{
+    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Fint, Keyval, KeyvalSpec,
+    Language, ObjectKind, Universe, Word,
+};
+use crate::ffi::handles::{fortran_value, CHandle};
+
+/// What a predefined Fortran callback stands for when passed to a create call.
+pub(crate) enum Predefined {
+    /// MPI_*_NULL_COPY_FN, MPI_NULL_COPY_FN.
+    NullCopy,
+    /// MPI_*_DUP_FN, MPI_DUP_FN.
+    Dup,
+    /// MPI_*_NULL_DELETE_FN, MPI_NULL_DELETE_FN.
+    NullDelete,
+}
+
+/// The body of MPI_*_NULL_COPY_FN: no copy.
+///
+/// # Safety
+/// `flag` and `ierror` are valid for writes.
+pub(super) unsafe fn null_copy<T>(_: *const T, _: *mut T, flag: *mut Fint, ierror: *mut Fint) {
+    // SAFETY: valid for writes (the caller's contract).
+    unsafe {
+        flag.write(logical(false));
+        ierror.write(abi::MPI_SUCCESS as Fint);
+    }
+}
+
+/// The body of MPI_*_DUP_FN: the copy gets the value.
+///
+/// # Safety
+/// `input` is valid for reads, the others for writes.
+pub(super) unsafe fn dup<T: Copy>(
+    input: *const T,
+    output: *mut T,
+    flag: *mut Fint,
+    ierror: *mut Fint,
+) {
+    // SAFETY: valid for reads and writes (the caller's contract).
+    unsafe {
+        output.write(input.read());
+        flag.write(logical(true));
+        ierror.write(abi::MPI_SUCCESS as Fint);
+    }
+}
+
+/// The body of MPI_*_NULL_DELETE_FN.
+///
+/// # Safety
+/// `ierror` is valid for writes.
+pub(super) unsafe fn null_delete(ierror: *mut Fint) {
+    // SAFETY: valid for writes (the caller's contract).
+    unsafe { ierror.write(abi::MPI_SUCCESS as Fint) };
+}
+
+/// The attribute word of a convention: a default INTEGER (MPI-1) or an address-sized one.
+trait Width: Copy + Default + Send + Sync + 'static {
+    /// The word as this width (the engine shows it already in the keyval's view).
+    fn from_word(word: Word) -> Self;
+    /// This width as a word, sign-extended.
+    fn into_word(self) -> Word;
+}
+
+impl Width for Fint {
+    fn from_word(word: Word) -> Fint {
+        word as Fint
+    }
+    fn into_word(self) -> Word {
+        self as Word
+    }
+}
+
+impl Width for Word {
+    fn from_word(word: Word) -> Word {
+        word
+    }
+    fn into_word(self) -> Word {
+        self
+    }
+}
+
+type CopyFn<T> = unsafe extern "C" fn(
+    oldobject: *mut Fint,
+    keyval: *mut Fint,
+    extra_state: *mut T,
+    attribute_val_in: *mut T,
+    attribute_val_out: *mut T,
+    flag: *mut Fint,
+    ierror: *mut Fint,
+);
+
+type DeleteFn<T> = unsafe extern "C" fn(
+    object: *mut Fint,
+    keyval: *mut Fint,
+    attribute_val: *mut T,
+    extra_state: *mut T,
+    ierror: *mut Fint,
+);
+
+/// The library's copy of a keyval's extra state, which both of its callbacks get a reference
+/// to: what one callback stores there, the next one sees. An address-sized cell; an MPI-1
+/// callback's INTEGER is its low-order part (the crate is little-endian only).
+type ExtraState = Arc<AtomicIsize>;
+
+/// The Fortran integer a callback gets for the object it acts on.
+fn fortran_handle(object: AnyObject) -> Fint {
+    fn value<H: CHandle>(object: H::Object) -> Fint {
+        fortran_value::<H>(object).map_or(H::NULL as Fint, |v| v as Fint)
+    }
+    match object {
+        AnyObject::Comm(comm) => value::<MPI_Comm>(comm),
+        AnyObject::Datatype(datatype) => value::<MPI_Datatype>(datatype),
+        AnyObject::Win(win) => value::<MPI_Win>(win),
+    }
+}
+
+/// IERROR as a C error code: a value that does not fit is no valid code either.
+fn error_code(ierror: Fint) -> i32 {
+    i32::try_from(ierror).unwrap_or(i32::MAX)
+}
+
+struct FortranCopy<T> {
+    function: CopyFn<T>,
+    extra_state: ExtraState,
+}
+
+impl<T: Width> CopyCallback for FortranCopy<T> {
+    fn copy(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> std::result::Result<Option<Word>, i32> {
+        // Every argument is a local of this frame (the extra state aside): whatever the
+        // callback writes through them touches nothing of the library's.
+        let mut handle = fortran_handle(object);
+        let mut keyval = keyval.0 as Fint;
+        let mut input = T::from_word(value);
+        let mut output = T::default();
+        let mut flag = logical(false);
+        let mut ierror = abi::MPI_SUCCESS as Fint;
+        // SAFETY: the user's Fortran callback, called with the arguments of its convention,
+        // each a valid reference that outlives the call; the extra state cell is at least as
+        // wide as T and lives in `self`.
+        unsafe {
+            (self.function)(
+                &mut handle,
+                &mut keyval,
+                self.extra_state.as_ptr().cast::<T>(),
+                &mut input,
+                &mut output,
+                &mut flag,
+                &mut ierror,
+            )
+        };
+        if ierror != abi::MPI_SUCCESS as Fint {
+            return Err(error_code(ierror));
+        }
+        Ok((flag != 0).then(|| output.into_word()))
+    }
+}
+
+struct FortranDelete<T> {
+    function: DeleteFn<T>,
+    extra_state: ExtraState,
+}
+
+impl<T: Width> DeleteCallback for FortranDelete<T> {
+    fn delete(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> std::result::Result<(), i32> {
+        let mut handle = fortran_handle(object);
+        let mut keyval = keyval.0 as Fint;
+        let mut value = T::from_word(value);
+        let mut ierror = abi::MPI_SUCCESS as Fint;
+        // SAFETY: as for `FortranCopy::copy`.
+        unsafe {
+            (self.function)(
+                &mut handle,
+                &mut keyval,
+                &mut value,
+                self.extra_state.as_ptr().cast::<T>(),
+                &mut ierror,
+            )
+        };
+        if ierror == abi::MPI_SUCCESS as Fint {
+            Ok(())
+        } else {
+            Err(error_code(ierror))
+        }
+    }
+}
+
+fn predefined(function: FortranProc) -> Option<Predefined> {
+    super::shells::predefined_callback(function.map_or(0, |f| f as usize))
+}
+
+fn actions<T: Width>(
+    copy: FortranProc,
+    delete: FortranProc,
+    extra_state: Word,
+) -> (CopyAction, DeleteAction) {
+    let extra_state: ExtraState = Arc::new(AtomicIsize::new(extra_state));
+    let copy = match (copy, predefined(copy)) {
+        (None, _) | (_, Some(Predefined::NullCopy | Predefined::NullDelete)) => CopyAction::Null,
+        (_, Some(Predefined::Dup)) => CopyAction::Dup,
+        (Some(function), None) => CopyAction::Call(Arc::new(FortranCopy::<T> {
+            // SAFETY: a Fortran procedure passed as a copy callback has this convention
+            // (the standard's interface for the create call's argument).
+            function: unsafe { std::mem::transmute::<unsafe extern "C" fn(), CopyFn<T>>(function) },
+            extra_state: extra_state.clone(),
+        })),
+    };
+    let delete = match (delete, predefined(delete)) {
+        (None, _) | (_, Some(_)) => DeleteAction::Null,
+        (Some(function), None) => DeleteAction::Call(Arc::new(FortranDelete::<T> {
+            // SAFETY: as for the copy callback, with the delete convention.
+            function: unsafe {
+                std::mem::transmute::<unsafe extern "C" fn(), DeleteFn<T>>(function)
+            },
+            extra_state,
+        })),
+    };
+    (copy, delete)
+}
+
+/// The keyval a Fortran create call asks for: `Language::FortranInteger` for
+/// MPI_KEYVAL_CREATE, `Language::FortranAddress` for MPI_*_CREATE_KEYVAL. The predefined
+/// callbacks are recognised and never called.
+pub(super) fn keyval_spec(
+    kind: ObjectKind,
+    language: Language,
+    copy: FortranProc,
+    delete: FortranProc,
+    extra_state: Word,
+) -> KeyvalSpec {
+    let (copy, delete) = match language {
+        Language::FortranInteger => actions::<Fint>(copy, delete, extra_state),
+        _ => actions::<Word>(copy, delete, extra_state),
+    };
+    KeyvalSpec {
+        kind,
+        language,
+        copy,
+        delete,
+    }
+}
