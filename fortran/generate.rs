@@ -62,7 +62,6 @@ pub struct Routine {
     args: Vec<Argument>,
     returns_double: bool,
     on_world: bool,
-    in_f08: bool,
 }
 
 fn parse_type(words: &[&str], line: &str) -> Type {
@@ -135,7 +134,6 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
             args,
             returns_double: options.contains("-> double"),
             on_world: options.contains("on world"),
-            in_f08: !options.contains("no f08"),
         });
     }
     routines
@@ -564,9 +562,6 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
 fn fortran_interfaces(out: &mut String, routines: &[Routine], binding: Binding) {
     out.push_str("  interface\n");
     for routine in routines {
-        if binding == Binding::F08 && !routine.in_f08 {
-            continue;
-        }
         if binding == Binding::Mpi && routine.has_baseptr() {
             continue;
         }
@@ -739,6 +734,21 @@ fn f08_callback_interfaces(out: &mut String) {
         )
         .unwrap();
     }
+    writeln!(
+        out,
+        "    subroutine MPI_Copy_function(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+      import
+      type(MPI_Comm) :: oldcomm
+      integer :: keyval, extra_state, attribute_val_in, attribute_val_out, ierror
+      logical :: flag
+    end subroutine MPI_Copy_function
+    subroutine MPI_Delete_function(comm, keyval, attribute_val, extra_state, ierror)
+      import
+      type(MPI_Comm) :: comm
+      integer :: keyval, attribute_val, extra_state, ierror
+    end subroutine MPI_Delete_function"
+    )
+    .unwrap();
     out.push_str("  end interface\n\n");
 }
 
@@ -805,14 +815,8 @@ module mpi_f08
     );
     f08_callback_interfaces(&mut out);
     for (name, kind, action) in PREDEFINED_CALLBACKS {
-        if *kind != Callback::Mpi1 {
-            writeln!(
-                out,
-                "  procedure({}) :: {name}",
-                callback_interface(*kind, *action == "null_delete")
-            )
-            .unwrap();
-        }
+        let interface = callback_interface(*kind, *action == "null_delete");
+        writeln!(out, "  procedure({interface}) :: {name}").unwrap();
     }
     out.push('\n');
     for (op, suffix) in [("==", "eq"), ("/=", "ne")] {

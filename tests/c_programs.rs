@@ -9,6 +9,7 @@
 //! in `tests/common`. Only with `MPIATTR_MPICC` may a program print `SKIP <name>: reason`
 //! instead of `OK <name>` (for features another implementation's header lacks).
 
+#[macro_use]
 mod common;
 
 use std::collections::hash_map::DefaultHasher;
@@ -65,28 +66,10 @@ fn run_program(name: &str) {
     common::run_and_check(name, &exe, &dir, &exp, cc);
 }
 
-macro_rules! c_programs {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                run_program(stringify!($name));
-            }
-        )*
-
-        /// Every `tests/c/*.c` has a test above, and every test has its program.
-        #[test]
-        fn every_program_is_listed() {
-            let listed: &[&str] = &[$(stringify!($name)),*];
-            let mut listed: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
-            listed.sort();
-            let found = common::program_names(&repo().join("tests").join("c"), &["c"]);
-            assert_eq!(found, listed, "tests/c/*.c and the list in tests/c_programs.rs differ");
-        }
-    };
-}
-
-c_programs!(
+programs!(
+    run_program,
+    "c",
+    ["c"],
     after_finalize,
     attr_values,
     badarg_comm,

@@ -7,6 +7,7 @@
 //! else the `mpifort` and `mpicc` of the installed mpiattr (see `tests/common`), whose
 //! Fortran INTEGER configuration is the one this test binary was built for.
 
+#[macro_use]
 mod common;
 
 use std::collections::hash_map::DefaultHasher;
@@ -64,7 +65,9 @@ fn compile_object(name: &str, source: &Path, dir: &Path) -> Result<PathBuf, Stri
     let object = dir.join(format!("{ext}.o"));
     let mut cmd = if ext == "c" {
         let mut cmd = cc.command();
-        cmd.args(CFLAGS).arg("-I").arg(repo().join("tests").join("c"));
+        cmd.args(CFLAGS)
+            .arg("-I")
+            .arg(repo().join("tests").join("c"));
         cmd
     } else {
         let mut cmd = fc.command();
@@ -79,7 +82,12 @@ fn run_program(name: &str) {
     let (fc, _) = compilers();
     let sources: Vec<PathBuf> = ["f", "f90", "c"]
         .iter()
-        .map(|ext| repo().join("tests").join("fortran").join(format!("{name}.{ext}")))
+        .map(|ext| {
+            repo()
+                .join("tests")
+                .join("fortran")
+                .join(format!("{name}.{ext}"))
+        })
         .filter(|p| p.exists())
         .collect();
     assert!(!sources.is_empty(), "{name}: no source in tests/fortran");
@@ -93,8 +101,10 @@ fn run_program(name: &str) {
         .map(|source| compile_object(name, source, &dir))
         .collect();
     match (&exp.compile_error, compiled) {
-        (Some(text), Err(report)) if report.contains(text.as_str()) => return,
-        (Some(text), Err(report)) => panic!("{name}: the compiler's output lacks `{text}`:\n{report}"),
+        (Some(text), Err(report)) if report.contains(text.as_str()) => {}
+        (Some(text), Err(report)) => {
+            panic!("{name}: the compiler's output lacks `{text}`:\n{report}")
+        }
         (Some(_), Ok(_)) => panic!("{name}: compiled, but must be rejected by the compiler"),
         (None, Err(report)) => panic!("{report}"),
         (None, Ok(objects)) => {
@@ -109,28 +119,15 @@ fn run_program(name: &str) {
     }
 }
 
-macro_rules! fortran_programs {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                run_program(stringify!($name));
-            }
-        )*
-
-        /// Every program of `tests/fortran/` has a test above, and every test its program.
-        #[test]
-        fn every_program_is_listed() {
-            let listed: &[&str] = &[$(stringify!($name)),*];
-            let mut listed: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
-            listed.sort();
-            let found = common::program_names(&repo().join("tests").join("fortran"), &["f", "f90", "c"]);
-            assert_eq!(found, listed, "tests/fortran/ and the list in tests/fortran_programs.rs differ");
-        }
-    };
-}
-
-fortran_programs!();
+programs!(
+    run_program,
+    "fortran",
+    ["f", "f90", "c"],
+    mixed_copy,
+    mixed_errors,
+    mixed_keyvals,
+    mixed_values,
+);
 
 // ---- constants ----------------------------------------------------------------------------
 
@@ -243,20 +240,32 @@ fn constants_agree_across_bindings() {
     let read = |file: &str| fs::read_to_string(include.join(file)).expect("installed header");
     let constants = mpif_constants(&read("mpif.h"));
     let handles = handle_names(&read("mpi.h"));
-    assert!(constants.len() > 200, "only {} constants in mpif.h", constants.len());
-
-    let mut fixed = String::from(
-        "      PROGRAM CONSTS\n      IMPLICIT NONE\n      INCLUDE 'mpif.h'\n",
+    assert!(
+        constants.len() > 200,
+        "only {} constants in mpif.h",
+        constants.len()
     );
+
+    let mut fixed =
+        String::from("      PROGRAM CONSTS\n      IMPLICIT NONE\n      INCLUDE 'mpif.h'\n");
     let mut mpi = String::from("program consts\n  use mpi\n  implicit none\n");
     let mut f08 = String::from("program consts\n  use mpi_f08\n  implicit none\n");
-    let mut c = String::from("#include <mpi.h>\n#include <stdint.h>\n#include <stdio.h>\nint main(void)\n{\n");
+    let mut c = String::from(
+        "#include <mpi.h>\n#include <stdint.h>\n#include <stdio.h>\nint main(void)\n{\n",
+    );
     for (name, logical) in &constants {
         let format = if *logical { "(A,1X,L1)" } else { "(A,1X,I0)" };
-        writeln_all(&mut fixed, &format!("      WRITE(*,'{format}') '{name}',\n     &  {name}"));
+        writeln_all(
+            &mut fixed,
+            &format!("      WRITE(*,'{format}') '{name}',\n     &  {name}"),
+        );
         writeln_all(&mut mpi, &format!("  print '{format}', '{name}', {name}"));
         if !status_index(name) {
-            let value = if handles.contains(name) { format!("{name}%MPI_VAL") } else { name.clone() };
+            let value = if handles.contains(name) {
+                format!("{name}%MPI_VAL")
+            } else {
+                name.clone()
+            };
             writeln_all(&mut f08, &format!("  print '{format}', '{name}', {value}"));
         }
         if !*logical {
@@ -265,7 +274,10 @@ fn constants_agree_across_bindings() {
                 None if handles.contains(name) => format!("(long long)(intptr_t){name}"),
                 None => format!("(long long){name}"),
             };
-            writeln_all(&mut c, &format!("    printf(\"%s %lld\\n\", \"{name}\", {value});"));
+            writeln_all(
+                &mut c,
+                &format!("    printf(\"%s %lld\\n\", \"{name}\", {value});"),
+            );
         }
     }
     fixed.push_str("      END\n");
@@ -282,16 +294,26 @@ fn constants_agree_across_bindings() {
     ];
     let mut problems = Vec::new();
     for (name, logical) in &constants {
-        let expected = if *logical { "F".to_string() } else { from_c[name].clone() };
+        let expected = if *logical {
+            "F".to_string()
+        } else {
+            from_c[name].clone()
+        };
         for (binding, values) in &bindings {
             match values.get(name) {
                 Some(value) if *value == expected => {}
                 None if *binding == "use mpi_f08" && status_index(name) => {}
-                other => problems.push(format!("{name}: mpi.h says {expected}, {binding} {other:?}")),
+                other => problems.push(format!(
+                    "{name}: mpi.h says {expected}, {binding} {other:?}"
+                )),
             }
         }
     }
-    assert!(problems.is_empty(), "constants disagree:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "constants disagree:\n{}",
+        problems.join("\n")
+    );
 }
 
 fn writeln_all(out: &mut String, line: &str) {

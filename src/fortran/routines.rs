@@ -273,133 +273,83 @@ fn delete_attr<O: Object>(object: Result<O>, key: Fint) -> Result<()> {
     universe()?.delete_attr(object?, keyval(key))
 }
 
-pub(super) fn comm_create_keyval(
-    copy: FortranProc,
-    delete: FortranProc,
-    keyval: Out<Fint>,
-    extra_state: Word,
-) -> Result<()> {
-    let language = Language::FortranAddress;
-    create_keyval(
-        ObjectKind::Comm,
-        language,
-        copy,
-        delete,
-        keyval,
-        extra_state,
-    )
+/// The five keyval and attribute routines of one object kind (address-kind values).
+macro_rules! attribute_routines {
+    ($kind:ident, $object:ident, $create:ident, $free:ident, $set:ident, $get:ident, $delete:ident) => {
+        pub(super) fn $create(
+            copy: FortranProc,
+            delete: FortranProc,
+            keyval: Out<Fint>,
+            extra_state: Word,
+        ) -> Result<()> {
+            let language = Language::FortranAddress;
+            create_keyval(
+                ObjectKind::$kind,
+                language,
+                copy,
+                delete,
+                keyval,
+                extra_state,
+            )
+        }
+
+        pub(super) fn $free(keyval: Out<Fint>) -> Result<()> {
+            free_keyval(ObjectKind::$kind, keyval)
+        }
+
+        pub(super) fn $set(handle: Fint, key: Fint, value: Word) -> Result<()> {
+            set_attr($object(handle), key, Language::FortranAddress, value)
+        }
+
+        pub(super) fn $get(
+            handle: Fint,
+            key: Fint,
+            value: Out<Word>,
+            flag: Out<Fint>,
+        ) -> Result<()> {
+            get_attr(
+                $object(handle),
+                key,
+                Language::FortranAddress,
+                value,
+                flag,
+                |w| w,
+            )
+        }
+
+        pub(super) fn $delete(handle: Fint, key: Fint) -> Result<()> {
+            delete_attr($object(handle), key)
+        }
+    };
 }
 
-pub(super) fn comm_free_keyval(keyval: Out<Fint>) -> Result<()> {
-    free_keyval(ObjectKind::Comm, keyval)
-}
-
-pub(super) fn comm_set_attr(handle: Fint, key: Fint, value: Word) -> Result<()> {
-    set_attr(comm(handle), key, Language::FortranAddress, value)
-}
-
-pub(super) fn comm_get_attr(
-    handle: Fint,
-    key: Fint,
-    value: Out<Word>,
-    flag: Out<Fint>,
-) -> Result<()> {
-    get_attr(
-        comm(handle),
-        key,
-        Language::FortranAddress,
-        value,
-        flag,
-        |w| w,
-    )
-}
-
-pub(super) fn comm_delete_attr(handle: Fint, key: Fint) -> Result<()> {
-    delete_attr(comm(handle), key)
-}
-
-pub(super) fn type_create_keyval(
-    copy: FortranProc,
-    delete: FortranProc,
-    keyval: Out<Fint>,
-    extra_state: Word,
-) -> Result<()> {
-    let language = Language::FortranAddress;
-    create_keyval(
-        ObjectKind::Datatype,
-        language,
-        copy,
-        delete,
-        keyval,
-        extra_state,
-    )
-}
-
-pub(super) fn type_free_keyval(keyval: Out<Fint>) -> Result<()> {
-    free_keyval(ObjectKind::Datatype, keyval)
-}
-
-pub(super) fn type_set_attr(handle: Fint, key: Fint, value: Word) -> Result<()> {
-    set_attr(datatype(handle), key, Language::FortranAddress, value)
-}
-
-pub(super) fn type_get_attr(
-    handle: Fint,
-    key: Fint,
-    value: Out<Word>,
-    flag: Out<Fint>,
-) -> Result<()> {
-    get_attr(
-        datatype(handle),
-        key,
-        Language::FortranAddress,
-        value,
-        flag,
-        |w| w,
-    )
-}
-
-pub(super) fn type_delete_attr(handle: Fint, key: Fint) -> Result<()> {
-    delete_attr(datatype(handle), key)
-}
-
-pub(super) fn win_create_keyval(
-    copy: FortranProc,
-    delete: FortranProc,
-    keyval: Out<Fint>,
-    extra_state: Word,
-) -> Result<()> {
-    let language = Language::FortranAddress;
-    create_keyval(ObjectKind::Win, language, copy, delete, keyval, extra_state)
-}
-
-pub(super) fn win_free_keyval(keyval: Out<Fint>) -> Result<()> {
-    free_keyval(ObjectKind::Win, keyval)
-}
-
-pub(super) fn win_set_attr(handle: Fint, key: Fint, value: Word) -> Result<()> {
-    set_attr(win(handle), key, Language::FortranAddress, value)
-}
-
-pub(super) fn win_get_attr(
-    handle: Fint,
-    key: Fint,
-    value: Out<Word>,
-    flag: Out<Fint>,
-) -> Result<()> {
-    get_attr(
-        win(handle),
-        key,
-        Language::FortranAddress,
-        value,
-        flag,
-        |w| w,
-    )
-}
-
-pub(super) fn win_delete_attr(handle: Fint, key: Fint) -> Result<()> {
-    delete_attr(win(handle), key)
-}
+attribute_routines!(
+    Comm,
+    comm,
+    comm_create_keyval,
+    comm_free_keyval,
+    comm_set_attr,
+    comm_get_attr,
+    comm_delete_attr
+);
+attribute_routines!(
+    Datatype,
+    datatype,
+    type_create_keyval,
+    type_free_keyval,
+    type_set_attr,
+    type_get_attr,
+    type_delete_attr
+);
+attribute_routines!(
+    Win,
+    win,
+    win_create_keyval,
+    win_free_keyval,
+    win_set_attr,
+    win_get_attr,
+    win_delete_attr
+);
 
 pub(super) fn keyval_create(
     copy: FortranProc,

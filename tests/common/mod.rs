@@ -35,10 +35,12 @@ pub fn repo() -> PathBuf {
 /// with `ci/install` (built in `target/install-build`).
 pub fn prefix() -> &'static Result<PathBuf, String> {
     static PREFIX: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    PREFIX.get_or_init(|| match env::var_os("MPIATTR_PREFIX").filter(|p| !p.is_empty()) {
-        Some(p) => Ok(PathBuf::from(p)),
-        None => install_once(),
-    })
+    PREFIX.get_or_init(
+        || match env::var_os("MPIATTR_PREFIX").filter(|p| !p.is_empty()) {
+            Some(p) => Ok(PathBuf::from(p)),
+            None => install_once(),
+        },
+    )
 }
 
 fn install_once() -> Result<PathBuf, String> {
@@ -318,7 +320,10 @@ pub fn run_and_check(name: &str, exe: &Path, dir: &Path, exp: &Expectation, cc: 
                 return;
             }
             if out.status.code() == Some(0) && skipped && external && !out.timed_out {
-                eprintln!("{name}: skipped with the external compiler: {}", out.stdout.trim());
+                eprintln!(
+                    "{name}: skipped with the external compiler: {}",
+                    out.stdout.trim()
+                );
                 return;
             }
             panic!(
@@ -370,4 +375,29 @@ pub fn program_names(dir: &Path, extensions: &[&str]) -> Vec<String> {
     found.sort();
     found.dedup();
     found
+}
+
+/// Declares one `#[test]` per program name, calling `$run(name)`, and a test that the list
+/// and the programs of `$dir` (files with the extensions `$ext`) are the same.
+#[macro_export]
+macro_rules! programs {
+    ($run:ident, $dir:literal, [$($ext:literal),*], $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $run(stringify!($name));
+            }
+        )*
+
+        /// Every program of the directory has a test above, and every test its program.
+        #[test]
+        fn every_program_is_listed() {
+            let listed: &[&str] = &[$(stringify!($name)),*];
+            let mut listed: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
+            listed.sort();
+            let dir = common::repo().join("tests").join($dir);
+            let found = common::program_names(&dir, &[$($ext),*]);
+            assert_eq!(found, listed, "tests/{}/ and the list of programs differ", $dir);
+        }
+    };
 }
