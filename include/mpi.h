@@ -414,6 +414,7 @@ MPIATTR_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win 
 MPIATTR_DECLARE(int, Win_free, (MPI_Win *win))
 MPIATTR_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
 MPIATTR_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+MPIATTR_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
 MPIATTR_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
 MPIATTR_DECLARE(int, Free_mem, (void *base))
 

@@ -52,6 +52,15 @@ mpi_functions! {
         Ok(())
     }
 
+    /// The address of a location, as an MPI_Aint (how Fortran programs compare addresses).
+    fn MPI_Get_address / PMPI_Get_address(location: *const c_void, address: *mut MPI_Aint) on Target::SelfComm => {
+        // SAFETY: an MPI output argument: NULL or valid.
+        let mut address = unsafe { Out::new(address, "address") }?;
+        universe()?;
+        address.set(location as MPI_Aint);
+        Ok(())
+    }
+
     /// `size` bytes of zeroed, 16-byte aligned memory; the address goes to `*baseptr`.
     fn MPI_Alloc_mem / PMPI_Alloc_mem(size: MPI_Aint, info: MPI_Info, baseptr: *mut c_void) on Target::SelfComm => {
         // SAFETY: an MPI output argument: NULL or valid; `baseptr` is really a `void**`.

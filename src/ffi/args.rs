@@ -63,6 +63,7 @@ pointer_args!(
     c_void,
     c_int,
     i64,
+    isize,
     c_char,
     *mut c_char,
     *mut *mut c_char,

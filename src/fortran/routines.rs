@@ -465,6 +465,12 @@ pub(super) fn win_free(mut handle: Out<Fint>) -> Result<()> {
     Ok(())
 }
 
+pub(super) fn get_address(location: usize, mut address: Out<Word>) -> Result<()> {
+    universe()?;
+    address.set(location as Word);
+    Ok(())
+}
+
 pub(super) fn alloc_mem(size: Word, hints: Fint, mut baseptr: Out<Word>) -> Result<()> {
     info(hints)?;
     let size = usize::try_from(size).map_err(|_| Error::InvalidSize)?;

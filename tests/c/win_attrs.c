@@ -120,6 +120,9 @@ int main(int argc, char **argv)
     struct winfo c;
     read_win(wc, &c);
     CHECK_EQ_PTR(c.base, buf);
+    MPI_Aint address = 0;
+    CHECK_OK(MPI_Get_address(&buf[3], &address));
+    CHECK_EQ_INT(address, (MPI_Aint)(intptr_t)c.base + 3 * (MPI_Aint)sizeof(double));
     CHECK_EQ_INT(c.size, (MPI_Aint)sizeof buf);
     CHECK_EQ_INT(c.disp_unit, (int)sizeof(double));
     CHECK_EQ_INT(c.flavor, MPI_WIN_FLAVOR_CREATE);
