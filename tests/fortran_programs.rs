@@ -1,7 +1,8 @@
 //! Compiles and runs the Fortran and mixed C+Fortran test programs of `tests/fortran/` as
 //! separate processes, one `#[test]` per program (tests/fortran/README.md says how a program
-//! is made and what it must print), plus one test that every constant has the same value in
-//! `mpi.h`, `mpif.h`, `use mpi` and `use mpi_f08`.
+//! is made and what it must print; every program is linked with the shared
+//! `tests/fortran/support/checks.f90`), plus one test that every constant has the same value
+//! in `mpi.h`, `mpif.h`, `use mpi` and `use mpi_f08`.
 //!
 //! The compilers are `MPIATTR_MPIFORT` and `MPIATTR_MPICC` if set (another MPI's wrappers),
 //! else the `mpifort` and `mpicc` of the installed mpiattr (see `tests/common`), whose
@@ -61,8 +62,9 @@ fn out_dir(fc: &Compiler, name: &str) -> PathBuf {
 /// Compiles one source to an object in `dir`.
 fn compile_object(name: &str, source: &Path, dir: &Path) -> Result<PathBuf, String> {
     let (fc, cc) = compilers();
+    let stem = source.file_stem().and_then(|e| e.to_str()).unwrap_or("");
     let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let object = dir.join(format!("{ext}.o"));
+    let object = dir.join(format!("{stem}.{ext}.o"));
     let mut cmd = if ext == "c" {
         let mut cmd = cc.command();
         cmd.args(CFLAGS)
@@ -96,8 +98,13 @@ fn run_program(name: &str) {
         exp.add(&fs::read_to_string(source).unwrap_or_else(|e| panic!("{name}: {e}")));
     }
     let dir = out_dir(fc, name);
-    let compiled: Result<Vec<PathBuf>, String> = sources
-        .iter()
+    let support = repo()
+        .join("tests")
+        .join("fortran")
+        .join("support")
+        .join("checks.f90");
+    let compiled: Result<Vec<PathBuf>, String> = std::iter::once(&support)
+        .chain(&sources)
         .map(|source| compile_object(name, source, &dir))
         .collect();
     match (&exp.compile_error, compiled) {
@@ -123,10 +130,19 @@ programs!(
     run_program,
     "fortran",
     ["f", "f90", "c"],
+    errors_f,
+    f08_attrs,
+    f77_fixed,
+    f90_mpif,
+    fatal_f,
+    finalize_f,
+    kind_check,
     mixed_copy,
     mixed_errors,
     mixed_keyvals,
     mixed_values,
+    usempi_callbacks,
+    usempi_predefined,
 );
 
 // ---- constants ----------------------------------------------------------------------------
