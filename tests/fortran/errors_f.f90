@@ -15,117 +15,8 @@
 !   communicator (same handle, still usable); a retry once the callback succeeds frees it;
 ! - MPI_ERR_COMM for MPI_COMM_NULL and for a freed communicator handle.
 
-! Local helpers on top of the shared `checks` module (tests/fortran/support/checks.f90):
-! expected-first comparisons that print both values, LOGICAL checks, the IERROR checks, and
-! the INTEGER view of an address-kind word.
-module errors_f_chk
-  use checks, only: test_name, fail, checks_finish => finish
-  use mpi
-  implicit none
-contains
-  function istr(i) result(s)
-    integer, intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') i
-    s = trim(b)
-  end function istr
-
-  function astr(v) result(s)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') v
-    s = trim(b)
-  end function astr
-
-  subroutine check_i(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // istr(expected) // ', got ' // istr(actual))
-  end subroutine check_i
-
-  subroutine check_a(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // astr(expected) // ', got ' // astr(actual))
-  end subroutine check_a
-
-  subroutine check_l(what, expected, actual)
-    character(len=*), intent(in) :: what
-    logical, intent(in) :: expected, actual
-    if (expected .neqv. actual) then
-      if (expected) then
-        call fail(what // ': expected .true., got .false.')
-      else
-        call fail(what // ': expected .false., got .true.')
-      end if
-    end if
-  end subroutine check_l
-
-  ! IERROR is MPI_SUCCESS.
-  subroutine ok(what, ierr)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: ierr
-    integer :: cls, e
-    if (ierr /= MPI_SUCCESS) then
-      cls = -1
-      call MPI_ERROR_CLASS(ierr, cls, e)
-      call fail(what // ': expected MPI_SUCCESS, got error code ' // istr(ierr) // ' (class ' // istr(cls) // ')')
-    end if
-  end subroutine ok
-
-  ! IERROR is a code of error class `expected` (through MPI_ERROR_CLASS), and MPI_ERROR_STRING
-  ! gives a non-empty text for it.
-  subroutine check_class(what, expected, expected_name, ierr)
-    character(len=*), intent(in) :: what, expected_name
-    integer, intent(in) :: expected, ierr
-    integer :: cls, e, slen
-    character(len=MPI_MAX_ERROR_STRING) :: text
-    cls = -1
-    e = -1
-    call MPI_ERROR_CLASS(ierr, cls, e)
-    if (e /= MPI_SUCCESS) then
-      call fail(what // ': MPI_ERROR_CLASS(' // istr(ierr) // ') failed with ' // istr(e))
-    else if (cls /= expected) then
-      call fail(what // ': expected ' // expected_name // ' (' // istr(expected) // '), got class ' // &
-                istr(cls) // ' (code ' // istr(ierr) // ')')
-    end if
-    if (ierr /= MPI_SUCCESS) then
-      slen = -1
-      text = ''
-      call MPI_ERROR_STRING(ierr, text, slen, e)
-      if (e /= MPI_SUCCESS) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') failed with ' // istr(e))
-      else if (slen <= 0 .or. slen > MPI_MAX_ERROR_STRING .or. len_trim(text) == 0) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') gave an empty text or resultlen ' // istr(slen))
-      end if
-    end if
-  end subroutine check_class
-
-  ! The INTEGER view of an address-kind word: its least significant bit_size(0) bits.
-  integer function low_bits(v)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    integer(kind=MPI_ADDRESS_KIND) :: m
-    m = ibits(v, 0, bit_size(0) - 1)
-    if (btest(v, bit_size(0) - 1)) then
-      low_bits = int(m) - huge(0) - 1
-    else
-      low_bits = int(m)
-    end if
-  end function low_bits
-
-  ! `OK name`, or the number of failed checks and stop 1.
-  subroutine finish(name)
-    character(len=*), intent(in) :: name
-    test_name = name
-    call checks_finish()
-  end subroutine finish
-end module errors_f_chk
-
 module errors_f_cb
   use mpi
-  use errors_f_chk
   implicit none
   ! IERROR the failing callbacks return (MPI_SUCCESS: they succeed)
   integer :: copy_error = MPI_SUCCESS, delete_error = MPI_SUCCESS
@@ -196,7 +87,7 @@ end module errors_f_cb
 
 program errors_f
   use mpi
-  use errors_f_chk
+  use checks
   use errors_f_cb
   implicit none
   integer :: ierr, ckv, tkv, wkv, m1kv, stale, kv, c, c2, saved, t, nc, nd, i, rank
@@ -205,18 +96,19 @@ program errors_f
   logical :: flag
 
   test_name = 'errors_f'
+  max_error_string = MPI_MAX_ERROR_STRING
   zero = 0
   call MPI_INIT(ierr)
-  call ok('MPI_INIT', ierr)
+  call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
 
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, ckv, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, ckv, 77_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
 
   ! ---- invalid keyvals ----
   do i = 1, 2
@@ -226,98 +118,95 @@ program errors_f
       kv = 123456789
     end if
     call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, kv, aval, flag, ierr)
-    call check_class('MPI_COMM_GET_ATTR with invalid keyval ' // istr(kv), MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_COMM_GET_ATTR with invalid keyval ' // istr(kv), ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
     call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, kv, 1_MPI_ADDRESS_KIND, ierr)
-    call check_class('MPI_COMM_SET_ATTR with invalid keyval ' // istr(kv), MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_COMM_SET_ATTR with invalid keyval ' // istr(kv), ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
     call MPI_COMM_DELETE_ATTR(MPI_COMM_WORLD, kv, ierr)
-    call check_class('MPI_COMM_DELETE_ATTR with invalid keyval ' // istr(kv), MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_COMM_DELETE_ATTR with invalid keyval ' // istr(kv), ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
     call MPI_ATTR_GET(MPI_COMM_WORLD, kv, ival, flag, ierr)
-    call check_class('MPI_ATTR_GET with invalid keyval ' // istr(kv), MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_ATTR_GET with invalid keyval ' // istr(kv), ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
     call MPI_ATTR_PUT(MPI_COMM_WORLD, kv, 1, ierr)
-    call check_class('MPI_ATTR_PUT with invalid keyval ' // istr(kv), MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_ATTR_PUT with invalid keyval ' // istr(kv), ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
     call MPI_COMM_FREE_KEYVAL(kv, ierr)
-    call check_class('MPI_COMM_FREE_KEYVAL with invalid keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+    call check_class('MPI_COMM_FREE_KEYVAL with invalid keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   end do
 
   ! ---- wrong-kind keyvals ----
   call MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, tkv, zero, ierr)
-  call ok('MPI_TYPE_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_CREATE_KEYVAL', ierr)
   call MPI_WIN_CREATE_KEYVAL(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, wkv, zero, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL', ierr)
   call MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN, m1kv, 0, ierr)
-  call ok('MPI_KEYVAL_CREATE', ierr)
+  call check_ok('MPI_KEYVAL_CREATE', ierr)
   call MPI_TYPE_CONTIGUOUS(2, MPI_INTEGER, t, ierr)
-  call ok('MPI_TYPE_CONTIGUOUS', ierr)
+  call check_ok('MPI_TYPE_CONTIGUOUS', ierr)
   call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, tkv, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_COMM_SET_ATTR with a type keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_SET_ATTR with a type keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, tkv, aval, flag, ierr)
-  call check_class('MPI_COMM_GET_ATTR with a type keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_GET_ATTR with a type keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_COMM_DELETE_ATTR(MPI_COMM_WORLD, tkv, ierr)
-  call check_class('MPI_COMM_DELETE_ATTR with a type keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_DELETE_ATTR with a type keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_ATTR_PUT(MPI_COMM_WORLD, tkv, 1, ierr)
-  call check_class('MPI_ATTR_PUT with a type keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_ATTR_PUT with a type keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, wkv, aval, flag, ierr)
-  call check_class('MPI_COMM_GET_ATTR with a window keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_GET_ATTR with a window keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_TYPE_SET_ATTR(t, ckv, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_TYPE_SET_ATTR with a communicator keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_TYPE_SET_ATTR with a communicator keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_TYPE_GET_ATTR(t, ckv, aval, flag, ierr)
-  call check_class('MPI_TYPE_GET_ATTR with a communicator keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_TYPE_GET_ATTR with a communicator keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_TYPE_SET_ATTR(t, m1kv, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_TYPE_SET_ATTR with an MPI_KEYVAL_CREATE keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_TYPE_SET_ATTR with an MPI_KEYVAL_CREATE keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   kv = tkv
   call MPI_COMM_FREE_KEYVAL(kv, ierr)
-  call check_class('MPI_COMM_FREE_KEYVAL of a type keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_FREE_KEYVAL of a type keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   kv = ckv
   call MPI_TYPE_FREE_KEYVAL(kv, ierr)
-  call check_class('MPI_TYPE_FREE_KEYVAL of a communicator keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_TYPE_FREE_KEYVAL of a communicator keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   ! nothing changed: every keyval still works for its own kind
   call MPI_TYPE_SET_ATTR(t, tkv, 5_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_TYPE_SET_ATTR with the type keyval after the refused calls', ierr)
+  call check_ok('MPI_TYPE_SET_ATTR with the type keyval after the refused calls', ierr)
   call MPI_TYPE_GET_ATTR(t, tkv, aval, flag, ierr)
-  call ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_a('type attribute after the refused calls', 5_MPI_ADDRESS_KIND, aval)
-  call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, ckv, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_COMM_WORLD attribute after the refused calls: flag', .true., flag)
-  call check_a('MPI_COMM_WORLD attribute after the refused calls', 77_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_TYPE_GET_ATTR', ierr)
+  call check_addr('type attribute after the refused calls', aval, 5_MPI_ADDRESS_KIND)
+  call expect_attr(MPI_COMM_WORLD, ckv, 77_MPI_ADDRESS_KIND, 'MPI_COMM_WORLD attribute after the refused calls')
   call MPI_TYPE_FREE(t, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
+  call check_ok('MPI_TYPE_FREE', ierr)
   call MPI_TYPE_FREE_KEYVAL(tkv, ierr)
-  call ok('MPI_TYPE_FREE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_FREE_KEYVAL', ierr)
   call MPI_WIN_FREE_KEYVAL(wkv, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
   call MPI_KEYVAL_FREE(m1kv, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
 
   ! ---- a failing copy callback ----
   call MPI_COMM_CREATE_KEYVAL(good_copy, good_del, ka, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call MPI_COMM_CREATE_KEYVAL(bad_copy, good_del, kb, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_COMM_SET_ATTR(c, ka, 10_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, kb, 20_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   copy_error = MPI_ERR_ARG
   nc = ncopy
   nd = ndel
   c2 = MPI_COMM_WORLD
   call MPI_COMM_DUP(c, c2, ierr)
-  call check_class('MPI_COMM_DUP with a copy callback failing with MPI_ERR_ARG', MPI_ERR_ARG, 'MPI_ERR_ARG', ierr)
-  call check_i('MPI_COMM_DUP failed: newcomm is MPI_COMM_NULL', MPI_COMM_NULL, c2)
+  call check_class('MPI_COMM_DUP with a copy callback failing with MPI_ERR_ARG', ierr, MPI_ERR_ARG, 'MPI_ERR_ARG')
+  call check_int('MPI_COMM_DUP failed: newcomm is MPI_COMM_NULL', c2, MPI_COMM_NULL)
   ! set order: ka's copy ran and succeeded, then kb's failed; the copy of ka is deleted again
-  call check_i('copy callbacks run by the failed MPI_COMM_DUP', 2, ncopy - nc)
+  call check_int('copy callbacks run by the failed MPI_COMM_DUP', ncopy - nc, 2)
   if (ncopy - nc == 2) then
-    call check_i('first copy callback keyval (set order)', ka, copy_kv(nc + 1))
-    call check_i('second copy callback keyval (set order)', kb, copy_kv(nc + 2))
-    call check_i('copy callback handle: the source', c, copy_obj(nc + 1))
+    call check_int('first copy callback keyval (set order)', copy_kv(nc + 1), ka)
+    call check_int('second copy callback keyval (set order)', copy_kv(nc + 2), kb)
+    call check_int('copy callback handle: the source', copy_obj(nc + 1), c)
   end if
-  call check_i('delete callbacks run by the failed MPI_COMM_DUP (the copy of ka)', 1, ndel - nd)
+  call check_int('delete callbacks run by the failed MPI_COMM_DUP (the copy of ka)', ndel - nd, 1)
   if (ndel - nd == 1) then
-    call check_i('rollback delete callback keyval', ka, del_kv(nd + 1))
-    call check_a('rollback delete callback value (the copy 10 + 1)', 11_MPI_ADDRESS_KIND, del_val(nd + 1))
+    call check_int('rollback delete callback keyval', del_kv(nd + 1), ka)
+    call check_addr('rollback delete callback value (the copy 10 + 1)', del_val(nd + 1), 11_MPI_ADDRESS_KIND)
     if (del_obj(nd + 1) == c) call fail('rollback delete callback got the source communicator, expected the new one')
   end if
   ! the source is unchanged
@@ -327,146 +216,146 @@ program errors_f
   copy_error = 987654
   c2 = MPI_COMM_WORLD
   call MPI_COMM_DUP(c, c2, ierr)
-  call check_class('MPI_COMM_DUP with a copy callback returning 987654', MPI_ERR_OTHER, 'MPI_ERR_OTHER', ierr)
-  call check_i('MPI_COMM_DUP failed: newcomm is MPI_COMM_NULL', MPI_COMM_NULL, c2)
+  call check_class('MPI_COMM_DUP with a copy callback returning 987654', ierr, MPI_ERR_OTHER, 'MPI_ERR_OTHER')
+  call check_int('MPI_COMM_DUP failed: newcomm is MPI_COMM_NULL', c2, MPI_COMM_NULL)
   ! once the callback succeeds, the same source dups fine
   copy_error = MPI_SUCCESS
   call MPI_COMM_DUP(c, c2, ierr)
-  call ok('MPI_COMM_DUP once the copy callback succeeds', ierr)
+  call check_ok('MPI_COMM_DUP once the copy callback succeeds', ierr)
   call expect_attr(c2, ka, 11_MPI_ADDRESS_KIND, 'dup of the source, ka')
   call expect_attr(c2, kb, 21_MPI_ADDRESS_KIND, 'dup of the source, kb')
   call MPI_COMM_FREE(c2, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
 
   ! ---- a failing delete callback ----
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, bad_del, kd, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, good_del, ke, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_COMM_SET_ATTR(c, ke, 50_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, kd, 5_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   delete_error = MPI_ERR_ACCESS
   nd = ndel
   call MPI_COMM_DELETE_ATTR(c, kd, ierr)
-  call check_class('MPI_COMM_DELETE_ATTR with a delete callback failing with MPI_ERR_ACCESS', MPI_ERR_ACCESS, &
-                   'MPI_ERR_ACCESS', ierr)
-  call check_i('delete callbacks run by the failed MPI_COMM_DELETE_ATTR', 1, ndel - nd)
+  call check_class('MPI_COMM_DELETE_ATTR with a delete callback failing with MPI_ERR_ACCESS', ierr, &
+                   MPI_ERR_ACCESS, 'MPI_ERR_ACCESS')
+  call check_int('delete callbacks run by the failed MPI_COMM_DELETE_ATTR', ndel - nd, 1)
   call expect_attr(c, kd, 5_MPI_ADDRESS_KIND, 'value after the failed MPI_COMM_DELETE_ATTR')
   call MPI_COMM_SET_ATTR(c, kd, 6_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_COMM_SET_ATTR over a value whose delete callback fails', MPI_ERR_ACCESS, 'MPI_ERR_ACCESS', ierr)
+  call check_class('MPI_COMM_SET_ATTR over a value whose delete callback fails', ierr, MPI_ERR_ACCESS, 'MPI_ERR_ACCESS')
   call expect_attr(c, kd, 5_MPI_ADDRESS_KIND, 'value after the failed MPI_COMM_SET_ATTR over it')
 
   ! ---- a failing MPI_COMM_FREE, and its retry ----
   saved = c
   nd = ndel
   call MPI_COMM_FREE(c, ierr)
-  call check_class('MPI_COMM_FREE with a delete callback failing with MPI_ERR_ACCESS', MPI_ERR_ACCESS, &
-                   'MPI_ERR_ACCESS', ierr)
-  call check_i('failed MPI_COMM_FREE leaves the handle', saved, c)
+  call check_class('MPI_COMM_FREE with a delete callback failing with MPI_ERR_ACCESS', ierr, &
+                   MPI_ERR_ACCESS, 'MPI_ERR_ACCESS')
+  call check_int('failed MPI_COMM_FREE leaves the handle', c, saved)
   ! newest first: kd (fails), then ke (succeeds): both tried
-  call check_i('delete callbacks tried by the failed MPI_COMM_FREE', 2, ndel - nd)
+  call check_int('delete callbacks tried by the failed MPI_COMM_FREE', ndel - nd, 2)
   if (ndel - nd == 2) then
-    call check_i('failed MPI_COMM_FREE: first delete callback (newest)', kd, del_kv(nd + 1))
-    call check_i('failed MPI_COMM_FREE: second delete callback', ke, del_kv(nd + 2))
+    call check_int('failed MPI_COMM_FREE: first delete callback (newest)', del_kv(nd + 1), kd)
+    call check_int('failed MPI_COMM_FREE: second delete callback', del_kv(nd + 2), ke)
   end if
   c = saved
   rank = -1
   call MPI_COMM_RANK(c, rank, ierr)
-  call ok('MPI_COMM_RANK on the communicator whose free failed', ierr)
-  call check_i('MPI_COMM_RANK on the communicator whose free failed', 0, rank)
+  call check_ok('MPI_COMM_RANK on the communicator whose free failed', ierr)
+  call check_int('MPI_COMM_RANK on the communicator whose free failed', rank, 0)
   call expect_attr(c, kd, 5_MPI_ADDRESS_KIND, 'value whose delete failed during MPI_COMM_FREE')
   flag = .true.
   call MPI_COMM_GET_ATTR(c, ke, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('value whose delete succeeded during the failed MPI_COMM_FREE is gone', .false., flag)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('value whose delete succeeded during the failed MPI_COMM_FREE is gone', flag, .false.)
   delete_error = MPI_SUCCESS
   nd = ndel
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE retried once the delete callback succeeds', ierr)
-  call check_i('retried MPI_COMM_FREE sets MPI_COMM_NULL', MPI_COMM_NULL, c)
-  call check_i('delete callbacks run by the retried MPI_COMM_FREE', 1, ndel - nd)
+  call check_ok('MPI_COMM_FREE retried once the delete callback succeeds', ierr)
+  call check_int('retried MPI_COMM_FREE sets MPI_COMM_NULL', c, MPI_COMM_NULL)
+  call check_int('delete callbacks run by the retried MPI_COMM_FREE', ndel - nd, 1)
   if (ndel - nd == 1) then
-    call check_i('retried MPI_COMM_FREE: delete callback keyval', kd, del_kv(nd + 1))
-    call check_i('retried MPI_COMM_FREE: delete callback handle', saved, del_obj(nd + 1))
-    call check_a('retried MPI_COMM_FREE: delete callback value', 5_MPI_ADDRESS_KIND, del_val(nd + 1))
+    call check_int('retried MPI_COMM_FREE: delete callback keyval', del_kv(nd + 1), kd)
+    call check_int('retried MPI_COMM_FREE: delete callback handle', del_obj(nd + 1), saved)
+    call check_addr('retried MPI_COMM_FREE: delete callback value', del_val(nd + 1), 5_MPI_ADDRESS_KIND)
   end if
 
   ! ---- MPI_COMM_NULL and a freed communicator: MPI_ERR_COMM ----
   call MPI_COMM_GET_ATTR(MPI_COMM_NULL, MPI_TAG_UB, aval, flag, ierr)
-  call check_class('MPI_COMM_GET_ATTR(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_GET_ATTR(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   call MPI_COMM_SET_ATTR(MPI_COMM_NULL, ckv, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_COMM_SET_ATTR(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_SET_ATTR(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   call MPI_COMM_DELETE_ATTR(MPI_COMM_NULL, ckv, ierr)
-  call check_class('MPI_COMM_DELETE_ATTR(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_DELETE_ATTR(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   call MPI_ATTR_GET(MPI_COMM_NULL, ckv, ival, flag, ierr)
-  call check_class('MPI_ATTR_GET(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_ATTR_GET(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   c2 = MPI_COMM_WORLD
   call MPI_COMM_DUP(MPI_COMM_NULL, c2, ierr)
-  call check_class('MPI_COMM_DUP(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_DUP(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   c = MPI_COMM_NULL
   call MPI_COMM_FREE(c, ierr)
-  call check_class('MPI_COMM_FREE(MPI_COMM_NULL)', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_FREE(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
 
   ! ---- a stale keyval: freed, nothing uses it ----
   call MPI_COMM_CREATE_KEYVAL(good_copy, good_del, kv, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   stale = kv
   nd = ndel
   call MPI_COMM_FREE_KEYVAL(kv, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
-  call check_i('MPI_COMM_FREE_KEYVAL sets MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, kv)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_int('MPI_COMM_FREE_KEYVAL sets MPI_KEYVAL_INVALID', kv, MPI_KEYVAL_INVALID)
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, stale, aval, flag, ierr)
-  call check_class('MPI_COMM_GET_ATTR with a freed keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_GET_ATTR with a freed keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, stale, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_COMM_SET_ATTR with a freed keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_SET_ATTR with a freed keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_COMM_DELETE_ATTR(MPI_COMM_WORLD, stale, ierr)
-  call check_class('MPI_COMM_DELETE_ATTR with a freed keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_COMM_DELETE_ATTR with a freed keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   call MPI_ATTR_GET(MPI_COMM_WORLD, stale, ival, flag, ierr)
-  call check_class('MPI_ATTR_GET with a freed keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
+  call check_class('MPI_ATTR_GET with a freed keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
   kv = stale
   call MPI_COMM_FREE_KEYVAL(kv, ierr)
-  call check_class('MPI_COMM_FREE_KEYVAL of a freed keyval', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', ierr)
-  call check_i('delete callbacks run by calls with a stale keyval', 0, ndel - nd)
+  call check_class('MPI_COMM_FREE_KEYVAL of a freed keyval', ierr, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
+  call check_int('delete callbacks run by calls with a stale keyval', ndel - nd, 0)
 
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   saved = c
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call MPI_COMM_GET_ATTR(saved, ckv, aval, flag, ierr)
-  call check_class('MPI_COMM_GET_ATTR on a freed communicator', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_GET_ATTR on a freed communicator', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   call MPI_COMM_SET_ATTR(saved, ckv, 1_MPI_ADDRESS_KIND, ierr)
-  call check_class('MPI_COMM_SET_ATTR on a freed communicator', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_SET_ATTR on a freed communicator', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   call MPI_COMM_DELETE_ATTR(saved, ckv, ierr)
-  call check_class('MPI_COMM_DELETE_ATTR on a freed communicator', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_DELETE_ATTR on a freed communicator', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   c2 = MPI_COMM_WORLD
   call MPI_COMM_DUP(saved, c2, ierr)
-  call check_class('MPI_COMM_DUP of a freed communicator', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_DUP of a freed communicator', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
   c = saved
   call MPI_COMM_FREE(c, ierr)
-  call check_class('MPI_COMM_FREE of a freed communicator', MPI_ERR_COMM, 'MPI_ERR_COMM', ierr)
+  call check_class('MPI_COMM_FREE of a freed communicator', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
 
   call MPI_COMM_FREE_KEYVAL(ka, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kb, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kd, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(ke, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_DELETE_ATTR(MPI_COMM_WORLD, ckv, ierr)
-  call ok('MPI_COMM_DELETE_ATTR', ierr)
+  call check_ok('MPI_COMM_DELETE_ATTR', ierr)
   call MPI_COMM_FREE_KEYVAL(ckv, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_FINALIZE(ierr)
-  call ok('MPI_FINALIZE', ierr)
-  call finish('errors_f')
+  call check_ok('MPI_FINALIZE', ierr)
+  call finish()
 
 contains
 
@@ -480,8 +369,7 @@ contains
     v = -1
     present = .false.
     call MPI_COMM_GET_ATTR(comm, keyval, v, present, e)
-    call ok('MPI_COMM_GET_ATTR (' // what // ')', e)
-    call check_l(what // ': flag', .true., present)
-    if (present) call check_a(what, expected, v)
+    call check_ok('MPI_COMM_GET_ATTR (' // what // ')', e)
+    call check_attr_addr(what, present, v, expected)
   end subroutine expect_attr
 end program errors_f

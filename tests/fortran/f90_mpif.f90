@@ -13,114 +13,6 @@
 !   gives MPI_COMM_NULL;
 ! - MPI_TYPE_CONTIGUOUS / COMMIT / SIZE / FREE (MPI_INTEGER is bit_size(0)/8 bytes).
 
-! Local helpers on top of the shared `checks` module (tests/fortran/support/checks.f90):
-! expected-first comparisons that print both values, LOGICAL checks, the IERROR checks, and
-! the INTEGER view of an address-kind word.
-module f90_mpif_chk
-  use checks, only: test_name, fail, checks_finish => finish
-  implicit none
-  include 'mpif.h'
-contains
-  function istr(i) result(s)
-    integer, intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') i
-    s = trim(b)
-  end function istr
-
-  function astr(v) result(s)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') v
-    s = trim(b)
-  end function astr
-
-  subroutine check_i(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // istr(expected) // ', got ' // istr(actual))
-  end subroutine check_i
-
-  subroutine check_a(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // astr(expected) // ', got ' // astr(actual))
-  end subroutine check_a
-
-  subroutine check_l(what, expected, actual)
-    character(len=*), intent(in) :: what
-    logical, intent(in) :: expected, actual
-    if (expected .neqv. actual) then
-      if (expected) then
-        call fail(what // ': expected .true., got .false.')
-      else
-        call fail(what // ': expected .false., got .true.')
-      end if
-    end if
-  end subroutine check_l
-
-  ! IERROR is MPI_SUCCESS.
-  subroutine ok(what, ierr)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: ierr
-    integer :: cls, e
-    if (ierr /= MPI_SUCCESS) then
-      cls = -1
-      call MPI_ERROR_CLASS(ierr, cls, e)
-      call fail(what // ': expected MPI_SUCCESS, got error code ' // istr(ierr) // ' (class ' // istr(cls) // ')')
-    end if
-  end subroutine ok
-
-  ! IERROR is a code of error class `expected` (through MPI_ERROR_CLASS), and MPI_ERROR_STRING
-  ! gives a non-empty text for it.
-  subroutine check_class(what, expected, expected_name, ierr)
-    character(len=*), intent(in) :: what, expected_name
-    integer, intent(in) :: expected, ierr
-    integer :: cls, e, slen
-    character(len=MPI_MAX_ERROR_STRING) :: text
-    cls = -1
-    e = -1
-    call MPI_ERROR_CLASS(ierr, cls, e)
-    if (e /= MPI_SUCCESS) then
-      call fail(what // ': MPI_ERROR_CLASS(' // istr(ierr) // ') failed with ' // istr(e))
-    else if (cls /= expected) then
-      call fail(what // ': expected ' // expected_name // ' (' // istr(expected) // '), got class ' // &
-                istr(cls) // ' (code ' // istr(ierr) // ')')
-    end if
-    if (ierr /= MPI_SUCCESS) then
-      slen = -1
-      text = ''
-      call MPI_ERROR_STRING(ierr, text, slen, e)
-      if (e /= MPI_SUCCESS) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') failed with ' // istr(e))
-      else if (slen <= 0 .or. slen > MPI_MAX_ERROR_STRING .or. len_trim(text) == 0) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') gave an empty text or resultlen ' // istr(slen))
-      end if
-    end if
-  end subroutine check_class
-
-  ! The INTEGER view of an address-kind word: its least significant bit_size(0) bits.
-  integer function low_bits(v)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    integer(kind=MPI_ADDRESS_KIND) :: m
-    m = ibits(v, 0, bit_size(0) - 1)
-    if (btest(v, bit_size(0) - 1)) then
-      low_bits = int(m) - huge(0) - 1
-    else
-      low_bits = int(m)
-    end if
-  end function low_bits
-
-  ! `OK name`, or the number of failed checks and stop 1.
-  subroutine finish(name)
-    character(len=*), intent(in) :: name
-    test_name = name
-    call checks_finish()
-  end subroutine finish
-end module f90_mpif_chk
-
 module f90_mpif_cb
   implicit none
   include 'mpif.h'
@@ -142,7 +34,8 @@ contains
 end module f90_mpif_cb
 
 program f90_mpif
-  use f90_mpif_chk, only: test_name, fail, check_i, check_a, check_l, ok, check_class, finish, istr
+  use checks, only: test_name, max_error_string, fail, check_int, check_addr, check_logical, check_ok, check_class, &
+                    finish, istr
   use f90_mpif_cb, only: count_copy, ncopy, last_comm, last_keyval
   implicit none
   include 'mpif.h'
@@ -157,52 +50,37 @@ program f90_mpif
   character(len=MPI_MAX_ERROR_STRING) :: etext
 
   test_name = 'f90_mpif'
+  max_error_string = MPI_MAX_ERROR_STRING
   zero = 0
-  ! ---- before MPI_INIT ----
-  flag = .true.
-  call MPI_INITIALIZED(flag, ierr)
-  call ok('MPI_INITIALIZED before MPI_INIT', ierr)
-  call check_l('MPI_INITIALIZED before MPI_INIT', .false., flag)
-  flag = .true.
-  call MPI_FINALIZED(flag, ierr)
-  call ok('MPI_FINALIZED before MPI_INIT', ierr)
-  call check_l('MPI_FINALIZED before MPI_INIT', .false., flag)
-
+  call expect_state('before MPI_INIT', .false., .false.)
   call MPI_INIT(ierr)
-  call ok('MPI_INIT', ierr)
+  call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
-  flag = .false.
-  call MPI_INITIALIZED(flag, ierr)
-  call ok('MPI_INITIALIZED', ierr)
-  call check_l('MPI_INITIALIZED after MPI_INIT', .true., flag)
-  flag = .true.
-  call MPI_FINALIZED(flag, ierr)
-  call ok('MPI_FINALIZED', ierr)
-  call check_l('MPI_FINALIZED after MPI_INIT', .false., flag)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
+  call expect_state('after MPI_INIT', .true., .false.)
   provided = -1
   call MPI_QUERY_THREAD(provided, ierr)
-  call ok('MPI_QUERY_THREAD', ierr)
-  call check_i('MPI_QUERY_THREAD after MPI_INIT (MPI_THREAD_SINGLE)', MPI_THREAD_SINGLE, provided)
+  call check_ok('MPI_QUERY_THREAD', ierr)
+  call check_int('MPI_QUERY_THREAD after MPI_INIT (MPI_THREAD_SINGLE)', provided, MPI_THREAD_SINGLE)
   flag = .false.
   call MPI_IS_THREAD_MAIN(flag, ierr)
-  call ok('MPI_IS_THREAD_MAIN', ierr)
-  call check_l('MPI_IS_THREAD_MAIN on the thread that called MPI_INIT', .true., flag)
+  call check_ok('MPI_IS_THREAD_MAIN', ierr)
+  call check_logical('MPI_IS_THREAD_MAIN on the thread that called MPI_INIT', flag, .true.)
 
   ! ---- versions ----
   ver = -1
   subver = -1
   call MPI_GET_VERSION(ver, subver, ierr)
-  call ok('MPI_GET_VERSION', ierr)
-  call check_i('MPI_GET_VERSION version is MPI_VERSION', MPI_VERSION, ver)
-  call check_i('MPI_GET_VERSION subversion is MPI_SUBVERSION', MPI_SUBVERSION, subver)
+  call check_ok('MPI_GET_VERSION', ierr)
+  call check_int('MPI_GET_VERSION version is MPI_VERSION', ver, MPI_VERSION)
+  call check_int('MPI_GET_VERSION subversion is MPI_SUBVERSION', subver, MPI_SUBVERSION)
   if (ver < 3) call fail('MPI_GET_VERSION: expected version 3 or later, got ' // istr(ver))
   libver = repeat('#', len(libver))
   resultlen = -1
   call MPI_GET_LIBRARY_VERSION(libver, resultlen, ierr)
-  call ok('MPI_GET_LIBRARY_VERSION', ierr)
+  call check_ok('MPI_GET_LIBRARY_VERSION', ierr)
   call check_padded('MPI_GET_LIBRARY_VERSION', libver, resultlen)
 
   ! ---- MPI_WTIME / MPI_WTICK as functions ----
@@ -226,13 +104,13 @@ program f90_mpif
   call get_name(MPI_COMM_WORLD, 'MPI_COMM_WORLD', 'MPI_COMM_WORLD')
   call get_name(MPI_COMM_SELF, 'MPI_COMM_SELF', 'MPI_COMM_SELF')
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call get_name(c, 'a new dup', '')
   call MPI_COMM_SET_NAME(c, 'attribute test comm', ierr)
-  call ok('MPI_COMM_SET_NAME', ierr)
+  call check_ok('MPI_COMM_SET_NAME', ierr)
   call get_name(c, 'a named dup', 'attribute test comm')
   call MPI_COMM_SET_NAME(c, 'x', ierr)
-  call ok('MPI_COMM_SET_NAME', ierr)
+  call check_ok('MPI_COMM_SET_NAME', ierr)
   call get_name(c, 'a renamed dup', 'x')
 
   ! ---- error strings ----
@@ -240,8 +118,8 @@ program f90_mpif
   call err_string(MPI_ERR_COMM, 'MPI_ERR_COMM')
   call err_string(MPI_ERR_ARG, 'MPI_ERR_ARG')
   call err_string(MPI_SUCCESS, 'MPI_SUCCESS')
-  call check_class('MPI_ERROR_CLASS(MPI_ERR_KEYVAL)', MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL', MPI_ERR_KEYVAL)
-  call check_class('MPI_ERROR_CLASS(MPI_SUCCESS)', MPI_SUCCESS, 'MPI_SUCCESS', MPI_SUCCESS)
+  call check_class('MPI_ERROR_CLASS(MPI_ERR_KEYVAL)', MPI_ERR_KEYVAL, MPI_ERR_KEYVAL, 'MPI_ERR_KEYVAL')
+  call check_class('MPI_ERROR_CLASS(MPI_SUCCESS)', MPI_SUCCESS, MPI_SUCCESS, 'MPI_SUCCESS')
 
   ! ---- rank, size, compare ----
   call rank_size(MPI_COMM_WORLD, 'MPI_COMM_WORLD')
@@ -254,115 +132,125 @@ program f90_mpif
 
   ! ---- MPI_COMM_SPLIT copies no attributes ----
   call MPI_COMM_CREATE_KEYVAL(count_copy, MPI_COMM_NULL_DELETE_FN, kv_count, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL(user copy)', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL(user copy)', ierr)
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kv_dup, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN)', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN)', ierr)
   call MPI_COMM_SET_ATTR(c, kv_count, 41_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, kv_dup, 42_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   s = MPI_COMM_NULL
   call MPI_COMM_SPLIT(c, 0, 0, s, ierr)
-  call ok('MPI_COMM_SPLIT', ierr)
-  call check_l('MPI_COMM_SPLIT with colour 0 gives a communicator', .true., s /= MPI_COMM_NULL)
-  call check_i('copy callbacks run by MPI_COMM_SPLIT', 0, ncopy)
+  call check_ok('MPI_COMM_SPLIT', ierr)
+  call check_logical('MPI_COMM_SPLIT with colour 0 gives a communicator', s /= MPI_COMM_NULL, .true.)
+  call check_int('copy callbacks run by MPI_COMM_SPLIT', ncopy, 0)
   if (s /= MPI_COMM_NULL) then
     call rank_size(s, 'a split')
     call compare(c, s, MPI_CONGRUENT, 'a dup with its split (MPI_CONGRUENT)')
     flag = .true.
     call MPI_COMM_GET_ATTR(s, kv_count, aval, flag, ierr)
-    call ok('MPI_COMM_GET_ATTR', ierr)
-    call check_l('split has the user-copied attribute', .false., flag)
+    call check_ok('MPI_COMM_GET_ATTR', ierr)
+    call check_logical('split has the user-copied attribute', flag, .false.)
     flag = .true.
     call MPI_COMM_GET_ATTR(s, kv_dup, aval, flag, ierr)
-    call ok('MPI_COMM_GET_ATTR', ierr)
-    call check_l('split has the MPI_COMM_DUP_FN attribute', .false., flag)
+    call check_ok('MPI_COMM_GET_ATTR', ierr)
+    call check_logical('split has the MPI_COMM_DUP_FN attribute', flag, .false.)
     call get_name(s, 'a split', '')
     call MPI_COMM_FREE(s, ierr)
-    call ok('MPI_COMM_FREE', ierr)
+    call check_ok('MPI_COMM_FREE', ierr)
   end if
   s2 = MPI_COMM_NULL
   call MPI_COMM_SPLIT(MPI_COMM_WORLD, 3, 7, s2, ierr)
-  call ok('MPI_COMM_SPLIT(MPI_COMM_WORLD)', ierr)
+  call check_ok('MPI_COMM_SPLIT(MPI_COMM_WORLD)', ierr)
   if (s2 /= MPI_COMM_NULL) then
     flag = .true.
     call MPI_COMM_GET_ATTR(s2, MPI_TAG_UB, aval, flag, ierr)
-    call ok('MPI_COMM_GET_ATTR', ierr)
-    call check_l('split of MPI_COMM_WORLD has MPI_TAG_UB', .false., flag)
+    call check_ok('MPI_COMM_GET_ATTR', ierr)
+    call check_logical('split of MPI_COMM_WORLD has MPI_TAG_UB', flag, .false.)
     call MPI_COMM_FREE(s2, ierr)
-    call ok('MPI_COMM_FREE', ierr)
+    call check_ok('MPI_COMM_FREE', ierr)
   else
     call fail('MPI_COMM_SPLIT(MPI_COMM_WORLD, 3, 7): expected a communicator, got MPI_COMM_NULL')
   end if
   s3 = MPI_COMM_WORLD
   call MPI_COMM_SPLIT(c, MPI_UNDEFINED, 0, s3, ierr)
-  call ok('MPI_COMM_SPLIT(MPI_UNDEFINED)', ierr)
-  call check_i('MPI_COMM_SPLIT with MPI_UNDEFINED gives MPI_COMM_NULL', MPI_COMM_NULL, s3)
+  call check_ok('MPI_COMM_SPLIT(MPI_UNDEFINED)', ierr)
+  call check_int('MPI_COMM_SPLIT with MPI_UNDEFINED gives MPI_COMM_NULL', s3, MPI_COMM_NULL)
   ! ... while MPI_COMM_DUP copies both (so the split checks above can fail)
   call MPI_COMM_DUP(c, s, ierr)
-  call ok('MPI_COMM_DUP', ierr)
-  call check_i('copy callbacks run by MPI_COMM_DUP', 1, ncopy)
-  call check_i('copy callback got the source handle', c, last_comm)
-  call check_i('copy callback got the keyval', kv_count, last_keyval)
+  call check_ok('MPI_COMM_DUP', ierr)
+  call check_int('copy callbacks run by MPI_COMM_DUP', ncopy, 1)
+  call check_int('copy callback got the source handle', last_comm, c)
+  call check_int('copy callback got the keyval', last_keyval, kv_count)
   aval = 0
   call MPI_COMM_GET_ATTR(s, kv_dup, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('dup has the MPI_COMM_DUP_FN attribute', .true., flag)
-  call check_a('dup''s MPI_COMM_DUP_FN attribute', 42_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('dup has the MPI_COMM_DUP_FN attribute', flag, .true.)
+  call check_addr('dup''s MPI_COMM_DUP_FN attribute', aval, 42_MPI_ADDRESS_KIND)
   call MPI_COMM_GET_ATTR(s, kv_count, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('dup has the user-copied attribute', .true., flag)
-  call check_a('dup''s user-copied attribute', 41_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('dup has the user-copied attribute', flag, .true.)
+  call check_addr('dup''s user-copied attribute', aval, 41_MPI_ADDRESS_KIND)
   call MPI_COMM_FREE(s, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call MPI_COMM_FREE_KEYVAL(kv_count, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kv_dup, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
 
   ! ---- datatypes ----
   tsize = -1
   call MPI_TYPE_SIZE(MPI_INTEGER, tsize, ierr)
-  call ok('MPI_TYPE_SIZE(MPI_INTEGER)', ierr)
-  call check_i('MPI_TYPE_SIZE(MPI_INTEGER) is bit_size(0)/8', bit_size(0) / 8, tsize)
+  call check_ok('MPI_TYPE_SIZE(MPI_INTEGER)', ierr)
+  call check_int('MPI_TYPE_SIZE(MPI_INTEGER) is bit_size(0)/8', tsize, bit_size(0) / 8)
   call MPI_TYPE_CONTIGUOUS(3, MPI_INTEGER, t, ierr)
-  call ok('MPI_TYPE_CONTIGUOUS', ierr)
+  call check_ok('MPI_TYPE_CONTIGUOUS', ierr)
   call MPI_TYPE_COMMIT(t, ierr)
-  call ok('MPI_TYPE_COMMIT', ierr)
+  call check_ok('MPI_TYPE_COMMIT', ierr)
   tsize = -1
   call MPI_TYPE_SIZE(t, tsize, ierr)
-  call ok('MPI_TYPE_SIZE', ierr)
-  call check_i('MPI_TYPE_SIZE of 3 x MPI_INTEGER', 3 * (bit_size(0) / 8), tsize)
+  call check_ok('MPI_TYPE_SIZE', ierr)
+  call check_int('MPI_TYPE_SIZE of 3 x MPI_INTEGER', tsize, 3 * (bit_size(0) / 8))
   call MPI_TYPE_CONTIGUOUS(5, MPI_DOUBLE_PRECISION, t2, ierr)
-  call ok('MPI_TYPE_CONTIGUOUS', ierr)
+  call check_ok('MPI_TYPE_CONTIGUOUS', ierr)
   call MPI_TYPE_COMMIT(t2, ierr)
-  call ok('MPI_TYPE_COMMIT', ierr)
+  call check_ok('MPI_TYPE_COMMIT', ierr)
   tsize = -1
   call MPI_TYPE_SIZE(t2, tsize, ierr)
-  call ok('MPI_TYPE_SIZE', ierr)
-  call check_i('MPI_TYPE_SIZE of 5 x MPI_DOUBLE_PRECISION', 40, tsize)
+  call check_ok('MPI_TYPE_SIZE', ierr)
+  call check_int('MPI_TYPE_SIZE of 5 x MPI_DOUBLE_PRECISION', tsize, 40)
   call MPI_TYPE_FREE(t, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
-  call check_i('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', MPI_DATATYPE_NULL, t)
+  call check_ok('MPI_TYPE_FREE', ierr)
+  call check_int('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', t, MPI_DATATYPE_NULL)
   call MPI_TYPE_FREE(t2, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
-  call check_i('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', MPI_DATATYPE_NULL, t2)
+  call check_ok('MPI_TYPE_FREE', ierr)
+  call check_int('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', t2, MPI_DATATYPE_NULL)
 
   call MPI_FINALIZE(ierr)
-  call ok('MPI_FINALIZE', ierr)
-  flag = .false.
-  call MPI_FINALIZED(flag, ierr)
-  call ok('MPI_FINALIZED after MPI_FINALIZE', ierr)
-  call check_l('MPI_FINALIZED after MPI_FINALIZE', .true., flag)
-  flag = .false.
-  call MPI_INITIALIZED(flag, ierr)
-  call ok('MPI_INITIALIZED after MPI_FINALIZE', ierr)
-  call check_l('MPI_INITIALIZED after MPI_FINALIZE', .true., flag)
-  call finish('f90_mpif')
+  call check_ok('MPI_FINALIZE', ierr)
+  call expect_state('after MPI_FINALIZE', .true., .true.)
+  call finish()
 
 contains
+
+  ! MPI_INITIALIZED and MPI_FINALIZED (`when`: before MPI_INIT, ...) say `initialized` and
+  ! `finalized`; each flag starts as the other answer.
+  subroutine expect_state(when, initialized, finalized)
+    character(len=*), intent(in) :: when
+    logical, intent(in) :: initialized, finalized
+    logical :: got
+    integer :: ierr
+    got = .not. initialized
+    call MPI_INITIALIZED(got, ierr)
+    call check_ok('MPI_INITIALIZED ' // when, ierr)
+    call check_logical('MPI_INITIALIZED ' // when, got, initialized)
+    got = .not. finalized
+    call MPI_FINALIZED(got, ierr)
+    call check_ok('MPI_FINALIZED ' // when, ierr)
+    call check_logical('MPI_FINALIZED ' // when, got, finalized)
+  end subroutine expect_state
 
   ! A Fortran string result: 1 <= resultlen <= len(str), the text up to resultlen is not
   ! blank, and the rest of the variable is blank padding.
@@ -388,8 +276,8 @@ contains
     cname = repeat('#', len(cname))
     rlen = -1
     call MPI_COMM_GET_NAME(comm, cname, rlen, ierr)
-    call ok('MPI_COMM_GET_NAME(' // label // ')', ierr)
-    call check_i('MPI_COMM_GET_NAME(' // label // ') resultlen', len(expected), rlen)
+    call check_ok('MPI_COMM_GET_NAME(' // label // ')', ierr)
+    call check_int('MPI_COMM_GET_NAME(' // label // ') resultlen', rlen, len(expected))
     if (cname /= expected) &
       call fail('MPI_COMM_GET_NAME(' // label // '): expected "' // expected // '" padded with blanks, got "' // &
                 trim(cname(1:min(len(cname), 60))) // '"')
@@ -402,7 +290,7 @@ contains
     etext = repeat('#', len(etext))
     rlen = -1
     call MPI_ERROR_STRING(code, etext, rlen, ierr)
-    call ok('MPI_ERROR_STRING(' // name // ')', ierr)
+    call check_ok('MPI_ERROR_STRING(' // name // ')', ierr)
     call check_padded('MPI_ERROR_STRING(' // name // ')', etext, rlen)
   end subroutine err_string
 
@@ -413,11 +301,11 @@ contains
     rank = -1
     nprocs = -1
     call MPI_COMM_RANK(comm, rank, ierr)
-    call ok('MPI_COMM_RANK(' // label // ')', ierr)
-    call check_i('MPI_COMM_RANK(' // label // ')', 0, rank)
+    call check_ok('MPI_COMM_RANK(' // label // ')', ierr)
+    call check_int('MPI_COMM_RANK(' // label // ')', rank, 0)
     call MPI_COMM_SIZE(comm, nprocs, ierr)
-    call ok('MPI_COMM_SIZE(' // label // ')', ierr)
-    call check_i('MPI_COMM_SIZE(' // label // ')', 1, nprocs)
+    call check_ok('MPI_COMM_SIZE(' // label // ')', ierr)
+    call check_int('MPI_COMM_SIZE(' // label // ')', nprocs, 1)
   end subroutine rank_size
 
   subroutine compare(c1, c2, expected, label)
@@ -426,7 +314,7 @@ contains
     integer :: ierr
     cmp = -1
     call MPI_COMM_COMPARE(c1, c2, cmp, ierr)
-    call ok('MPI_COMM_COMPARE(' // label // ')', ierr)
-    call check_i('MPI_COMM_COMPARE(' // label // ')', expected, cmp)
+    call check_ok('MPI_COMM_COMPARE(' // label // ')', ierr)
+    call check_int('MPI_COMM_COMPARE(' // label // ')', cmp, expected)
   end subroutine compare
 end program f90_mpif

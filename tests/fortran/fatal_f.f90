@@ -8,21 +8,20 @@
 ! Reaching the lines after the call is a failure.
 program fatal_f
   use mpi
+  use checks
   implicit none
   integer :: ierr, kv
   integer(kind=MPI_ADDRESS_KIND) :: aval
   logical :: flag
 
+  test_name = 'fatal_f'
   call MPI_INIT(ierr)
-  if (ierr /= MPI_SUCCESS) then
-    print '(A,I0)', 'FAIL: MPI_INIT: expected MPI_SUCCESS, got ', ierr
-    stop 1
-  end if
+  call check_ok('MPI_INIT', ierr)
   kv = MPI_KEYVAL_INVALID
   aval = 0
   flag = .false.
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, kv, aval, flag, ierr)
-  print '(A,I0)', 'FAIL: MPI_COMM_GET_ATTR with an invalid keyval under MPI_ERRORS_ARE_FATAL: expected the ' // &
-    'process to exit with status 36, but the call returned with IERROR = ', ierr
-  stop 1
+  call fail('MPI_COMM_GET_ATTR with an invalid keyval under MPI_ERRORS_ARE_FATAL: expected the process to exit ' // &
+            'with status 36, but the call returned with IERROR = ' // istr(ierr))
+  call finish()
 end program fatal_f

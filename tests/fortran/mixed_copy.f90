@@ -17,33 +17,18 @@
 !    address value and returns -5: C reads *(MPI_Fint*)p == -5, Fortran reads -5 both ways.
 !    For datatypes, an address-kind Fortran callback returning -5: C reads *(MPI_Aint*)p.
 ! The C half is mixed_copy.c.
-module mixed_copy_chk
+module mixed_copy_helpers
   use mpi
+  use checks
   implicit none
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer, parameter :: obj_comm = 1, obj_type = 2
   ! copy callbacks of the keyvals C creates
   integer, parameter :: c_dup_fn = 1, c_copy_same = 2
-  integer :: nfail = 0
   ! what the Fortran copy callbacks saw
   integer :: ncopy = 0, seen_old = -1, seen_kv = -1
   integer(ak) :: seen_extra = -1, seen_in = -1
 contains
-  subroutine fail(msg)
-    use, intrinsic :: iso_fortran_env, only: error_unit
-    character(*), intent(in) :: msg
-    nfail = nfail + 1
-    write (error_unit, '(A)') 'mixed_copy.f90: FAIL: ' // msg
-  end subroutine fail
-
-  function str(i) result(s)
-    integer(ak), intent(in) :: i
-    character(:), allocatable :: s
-    character(24) :: buf
-    write (buf, '(I0)') i
-    s = trim(buf)
-  end function str
-
   function objname(kind) result(s)
     integer, intent(in) :: kind
     character(:), allocatable :: s
@@ -53,46 +38,6 @@ contains
       s = 'datatype'
     end if
   end function objname
-
-  subroutine check_int(what, got, expected)
-    character(*), intent(in) :: what
-    integer, intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(int(expected, ak)) // &
-        ', got ' // str(int(got, ak)))
-  end subroutine check_int
-
-  subroutine check_addr(what, got, expected)
-    character(*), intent(in) :: what
-    integer(ak), intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(expected) // ', got ' // str(got))
-  end subroutine check_addr
-
-  subroutine check_ok(what, ierr)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr
-    integer :: cls, e
-    if (ierr /= MPI_SUCCESS) then
-      call MPI_ERROR_CLASS(ierr, cls, e)
-      call fail(what // ': expected MPI_SUCCESS, got error code ' // str(int(ierr, ak)) // &
-          ' of class ' // str(int(cls, ak)))
-    end if
-  end subroutine check_ok
-
-  ! The least significant INTEGER-width bits of v, as a default INTEGER.
-  function low_bits(v) result(i)
-    integer(ak), intent(in) :: v
-    integer :: i
-    integer(ak) :: x
-    integer :: nb
-    nb = bit_size(0)
-    if (nb >= bit_size(v)) then
-      i = int(v)
-    else
-      x = ibits(v, 0, nb)
-      if (btest(x, nb - 1)) x = x - ishft(1_ak, nb)
-      i = int(x)
-    end if
-  end function low_bits
 
   ! A new object: a duplicate of MPI_COMM_WORLD, or a committed contiguous datatype.
   subroutine new_obj(kind, h)
@@ -175,21 +120,13 @@ contains
       call MPI_TYPE_GET_ATTR(h, kv, got_a, flag, ierr)
     end if
     call check_ok(what // ': MPI_*_GET_ATTR', ierr)
-    if (.not. flag) then
-      call fail(what // ': MPI_*_GET_ATTR flag expected .true., got .false.')
-    else
-      call check_addr(what // ': MPI_*_GET_ATTR value', got_a, expected)
-    end if
+    call check_attr_addr(what // ': MPI_*_GET_ATTR', flag, got_a, expected)
     if (kind /= obj_comm) return
     got_i = -12345
     flag = .false.
     call MPI_ATTR_GET(h, kv, got_i, flag, ierr)
     call check_ok(what // ': MPI_ATTR_GET', ierr)
-    if (.not. flag) then
-      call fail(what // ': MPI_ATTR_GET flag expected .true., got .false.')
-    else
-      call check_int(what // ': MPI_ATTR_GET value', got_i, low_bits(expected))
-    end if
+    call check_attr_int(what // ': MPI_ATTR_GET', flag, got_i, low_bits(expected))
   end subroutine f_read
 
   ! Fortran MPI-1 copy callback: records what it saw, the copy is -5.
@@ -222,14 +159,16 @@ contains
     flag = .true.
     ierr = MPI_SUCCESS
   end subroutine type_copy_neg
-end module mixed_copy_chk
+end module mixed_copy_helpers
 
 program mixed_copy
   use mpi
-  use mixed_copy_chk
+  use checks
+  use mixed_copy_helpers
   implicit none
   integer :: ierr, cfail, kind
 
+  test_name = 'mixed_copy'
   call MPI_INIT(ierr)
   call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
@@ -248,12 +187,7 @@ program mixed_copy
   call c_failures(cfail)
   call MPI_FINALIZE(ierr)
   call check_ok('MPI_FINALIZE', ierr)
-  if (nfail + cfail /= 0) then
-    print '(A,I0,A,I0,A)', 'FAILED mixed_copy: ', nfail, ' Fortran and ', cfail, &
-        ' C check(s) failed'
-    stop 1
-  end if
-  print '(A)', 'OK mixed_copy'
+  call finish(cfail)
 
 contains
 

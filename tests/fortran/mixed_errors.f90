@@ -15,65 +15,16 @@
 !    and MPI_Comm_free return MPI_ERR_ARG (MPI_ERR_OTHER); the value and the communicator
 !    stay; a retry frees it.
 ! Classes are checked with MPI_Error_class on both sides. The C half is mixed_errors.c.
-module mixed_errors_chk
+module mixed_errors_helpers
   use mpi_f08
+  use checks
   implicit none
   integer, parameter :: ak = MPI_ADDRESS_KIND
-  integer :: nfail = 0
   ! Fortran callbacks: the IERROR they set, and what they saw.
   integer :: copy_result = MPI_SUCCESS, del_result = MPI_SUCCESS
   integer :: ncopy = 0, ndel = 0, copy_old = -1, del_comm = -1, copy_kv = -1, del_kv = -1
   integer(ak) :: copy_extra = -1, copy_in = -1, del_extra = -1, del_val = -1
 contains
-  subroutine fail(msg)
-    use, intrinsic :: iso_fortran_env, only: error_unit
-    character(*), intent(in) :: msg
-    nfail = nfail + 1
-    write (error_unit, '(A)') 'mixed_errors.f90: FAIL: ' // msg
-  end subroutine fail
-
-  function str(i) result(s)
-    integer(ak), intent(in) :: i
-    character(:), allocatable :: s
-    character(24) :: buf
-    write (buf, '(I0)') i
-    s = trim(buf)
-  end function str
-
-  subroutine check_int(what, got, expected)
-    character(*), intent(in) :: what
-    integer, intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(int(expected, ak)) // &
-        ', got ' // str(int(got, ak)))
-  end subroutine check_int
-
-  subroutine check_addr(what, got, expected)
-    character(*), intent(in) :: what
-    integer(ak), intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(expected) // ', got ' // str(got))
-  end subroutine check_addr
-
-  ! ierr's class, through MPI_Error_class, is `cls`.
-  subroutine check_class(what, ierr, cls)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr, cls
-    integer :: got, e
-    got = -1
-    call MPI_Error_class(ierr, got, e)
-    if (e /= MPI_SUCCESS) then
-      call fail(what // ': MPI_Error_class(' // str(int(ierr, ak)) // ') failed')
-    else if (got /= cls) then
-      call fail(what // ': expected error class ' // str(int(cls, ak)) // ', got class ' // &
-          str(int(got, ak)) // ' (code ' // str(int(ierr, ak)) // ')')
-    end if
-  end subroutine check_class
-
-  subroutine check_ok(what, ierr)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr
-    call check_class(what, ierr, MPI_SUCCESS)
-  end subroutine check_ok
-
   ! The attribute is still there with value v.
   subroutine check_value(what, comm, kv, v)
     character(*), intent(in) :: what
@@ -87,11 +38,7 @@ contains
     flag = .false.
     call MPI_Comm_get_attr(comm, kv, got, flag, ierr)
     call check_ok(what // ': MPI_Comm_get_attr', ierr)
-    if (.not. flag) then
-      call fail(what // ': MPI_Comm_get_attr flag expected .true., got .false.')
-    else
-      call check_addr(what // ': MPI_Comm_get_attr value', got, v)
-    end if
+    call check_attr_addr(what // ': MPI_Comm_get_attr', flag, got, v)
   end subroutine check_value
 
   subroutine f_copy(oldcomm, comm_keyval, extra_state, attribute_val_in, attribute_val_out, &
@@ -121,14 +68,17 @@ contains
     del_val = attribute_val
     ierror = del_result
   end subroutine f_delete
-end module mixed_errors_chk
+end module mixed_errors_helpers
 
 program mixed_errors
   use mpi_f08
-  use mixed_errors_chk
+  use checks
+  use mixed_errors_helpers
   implicit none
   integer :: ierr, cfail
 
+  test_name = 'mixed_errors'
+  max_error_string = MPI_MAX_ERROR_STRING
   call MPI_Init(ierr)
   call check_ok('MPI_Init', ierr)
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
@@ -149,12 +99,7 @@ program mixed_errors
   call c_failures(cfail)
   call MPI_Finalize(ierr)
   call check_ok('MPI_Finalize', ierr)
-  if (nfail + cfail /= 0) then
-    print '(A,I0,A,I0,A)', 'FAILED mixed_errors: ', nfail, ' Fortran and ', cfail, &
-        ' C check(s) failed'
-    stop 1
-  end if
-  print '(A)', 'OK mixed_errors'
+  call finish(cfail)
 
 contains
 
@@ -218,7 +163,7 @@ contains
     call MPI_Comm_dup(c, newc, ierr)
     call check_class(what, ierr, cls)
     if (newc /= MPI_COMM_NULL) &
-        call fail(what // ': newcomm expected MPI_COMM_NULL, got ' // str(int(newc%MPI_VAL, ak)))
+        call fail(what // ': newcomm expected MPI_COMM_NULL, got ' // istr(newc%MPI_VAL))
     call c_expect_copy_call(n + 1, c%MPI_VAL)
     call check_value(what // ', the source is unchanged', c, kv, 7_ak)
     call MPI_Comm_free(c, ierr)
@@ -298,7 +243,7 @@ contains
     call MPI_Comm_free(c, ierr)
     call check_ok(what // ', retried MPI_Comm_free', ierr)
     if (c /= MPI_COMM_NULL) call fail(what // ', retried MPI_Comm_free: handle expected ' // &
-        'MPI_COMM_NULL, got ' // str(int(c%MPI_VAL, ak)))
+        'MPI_COMM_NULL, got ' // istr(c%MPI_VAL))
     call c_delete_calls(n)
     call check_int(what // ': C delete callback calls after the retry', n - n0, 3)
     call c_expect_delete_comm(h)

@@ -16,66 +16,17 @@
 !    MPI_COMM_FREE / MPI_TYPE_FREE frees (recorded before the call). C callbacks get C handles
 !    whose c2f is the Fortran handle Fortran used. Extra state arrives as given.
 ! The C half is mixed_keyvals.c.
-module mixed_keyvals_chk
+module mixed_keyvals_helpers
   use mpi
+  use checks
   implicit none
   integer, parameter :: ak = MPI_ADDRESS_KIND
   integer, parameter :: obj_comm = 1, obj_type = 2
-  integer :: nfail = 0
   ! What the Fortran callbacks saw last, and how often they ran.
   integer :: ncopy = 0, ndel = 0
   integer :: copy_old = -1, copy_kv = -1, del_obj = -1, del_kv = -1
   integer(ak) :: copy_extra = -1, copy_in = -1, del_val = -1, del_extra = -1
 contains
-  subroutine fail(msg)
-    use, intrinsic :: iso_fortran_env, only: error_unit
-    character(*), intent(in) :: msg
-    nfail = nfail + 1
-    write (error_unit, '(A)') 'mixed_keyvals.f90: FAIL: ' // msg
-  end subroutine fail
-
-  function str(i) result(s)
-    integer(ak), intent(in) :: i
-    character(:), allocatable :: s
-    character(24) :: buf
-    write (buf, '(I0)') i
-    s = trim(buf)
-  end function str
-
-  subroutine check_int(what, got, expected)
-    character(*), intent(in) :: what
-    integer, intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(int(expected, ak)) // &
-        ', got ' // str(int(got, ak)))
-  end subroutine check_int
-
-  subroutine check_addr(what, got, expected)
-    character(*), intent(in) :: what
-    integer(ak), intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(expected) // ', got ' // str(got))
-  end subroutine check_addr
-
-  ! ierr's error class (through MPI_ERROR_CLASS) is `cls`.
-  subroutine check_class(what, ierr, cls)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr, cls
-    integer :: got, e
-    got = -1
-    call MPI_ERROR_CLASS(ierr, got, e)
-    if (e /= MPI_SUCCESS) then
-      call fail(what // ': MPI_ERROR_CLASS(' // str(int(ierr, ak)) // ') failed')
-    else if (got /= cls) then
-      call fail(what // ': expected error class ' // str(int(cls, ak)) // ', got class ' // &
-          str(int(got, ak)) // ' (code ' // str(int(ierr, ak)) // ')')
-    end if
-  end subroutine check_class
-
-  subroutine check_ok(what, ierr)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr
-    call check_class(what, ierr, MPI_SUCCESS)
-  end subroutine check_ok
-
   ! The Fortran callbacks' record: how many calls so far, and what the last one saw.
   subroutine expect_copy(what, n, old, kv, extra, val)
     character(*), intent(in) :: what
@@ -188,14 +139,17 @@ contains
       call check_ok(what // ': freeing the scratch object', e)
     end if
   end subroutine expect_stale
-end module mixed_keyvals_chk
+end module mixed_keyvals_helpers
 
 program mixed_keyvals
   use mpi
-  use mixed_keyvals_chk
+  use checks
+  use mixed_keyvals_helpers
   implicit none
   integer :: ierr, cfail
 
+  test_name = 'mixed_keyvals'
+  max_error_string = MPI_MAX_ERROR_STRING
   call MPI_INIT(ierr)
   call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
@@ -213,12 +167,7 @@ program mixed_keyvals
   call c_failures(cfail)
   call MPI_FINALIZE(ierr)
   call check_ok('MPI_FINALIZE', ierr)
-  if (nfail + cfail /= 0) then
-    print '(A,I0,A,I0,A)', 'FAILED mixed_keyvals: ', nfail, ' Fortran and ', cfail, &
-        ' C check(s) failed'
-    stop 1
-  end if
-  print '(A)', 'OK mixed_keyvals'
+  call finish(cfail)
 
 contains
 
@@ -230,49 +179,49 @@ contains
     call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
     old = kv
     call c_free_keyval(obj_comm, 0, kv)
-    call check_int('MPI_COMM_CREATE_KEYVAL freed by C MPI_Comm_free_keyval: variable', kv, &
-        MPI_KEYVAL_INVALID)
-    call expect_stale('Fortran comm keyval freed in C', obj_comm, old, .true.)
-    call c_expect_stale(obj_comm, old, 1)
+    call expect_freed('Fortran comm keyval (MPI_COMM_CREATE_KEYVAL) freed in C (MPI_Comm_free_keyval)', &
+        obj_comm, kv, old)
 
     call MPI_KEYVAL_CREATE(f_copy1, f_delete1, kv, 0, ierr)
     call check_ok('MPI_KEYVAL_CREATE', ierr)
     old = kv
     call c_free_keyval(obj_comm, 1, kv)
-    call check_int('MPI_KEYVAL_CREATE freed by C MPI_Keyval_free: variable', kv, &
-        MPI_KEYVAL_INVALID)
-    call expect_stale('Fortran MPI-1 keyval freed in C', obj_comm, old, .true.)
-    call c_expect_stale(obj_comm, old, 1)
+    call expect_freed('Fortran MPI-1 keyval (MPI_KEYVAL_CREATE) freed in C (MPI_Keyval_free)', obj_comm, &
+        kv, old)
 
     call c_create_keyval(obj_comm, kv)
     old = kv
     call MPI_COMM_FREE_KEYVAL(kv, ierr)
     call check_ok('MPI_COMM_FREE_KEYVAL of a C keyval', ierr)
-    call check_int('C keyval freed by MPI_COMM_FREE_KEYVAL: variable', kv, MPI_KEYVAL_INVALID)
-    call expect_stale('C comm keyval freed in Fortran', obj_comm, old, .true.)
-    call c_expect_stale(obj_comm, old, 1)
+    call expect_freed('C comm keyval freed in Fortran (MPI_COMM_FREE_KEYVAL)', obj_comm, kv, old)
 
     call MPI_TYPE_CREATE_KEYVAL(f_copy, f_delete, kv, 0_ak, ierr)
     call check_ok('MPI_TYPE_CREATE_KEYVAL', ierr)
     old = kv
     call c_free_keyval(obj_type, 0, kv)
-    call check_int('MPI_TYPE_CREATE_KEYVAL freed by C MPI_Type_free_keyval: variable', kv, &
-        MPI_KEYVAL_INVALID)
-    call expect_stale('Fortran type keyval freed in C', obj_type, old, .true.)
-    call c_expect_stale(obj_type, old, 1)
+    call expect_freed('Fortran type keyval (MPI_TYPE_CREATE_KEYVAL) freed in C (MPI_Type_free_keyval)', &
+        obj_type, kv, old)
 
     call c_create_keyval(obj_type, kv)
     old = kv
     call MPI_TYPE_FREE_KEYVAL(kv, ierr)
     call check_ok('MPI_TYPE_FREE_KEYVAL of a C keyval', ierr)
-    call check_int('C keyval freed by MPI_TYPE_FREE_KEYVAL: variable', kv, MPI_KEYVAL_INVALID)
-    call expect_stale('C type keyval freed in Fortran', obj_type, old, .true.)
-    call c_expect_stale(obj_type, old, 1)
+    call expect_freed('C type keyval freed in Fortran (MPI_TYPE_FREE_KEYVAL)', obj_type, kv, old)
 
     ! No callback ran for any of this.
     call check_int('Fortran copy callback calls (part 1)', ncopy, 0)
     call check_int('Fortran delete callback calls (part 1)', ndel, 0)
   end subroutine free_in_other_language
+
+  ! An unused keyval `old` freed in the other language: the variable `kv` freed reads
+  ! MPI_KEYVAL_INVALID, and the number is invalid in both languages.
+  subroutine expect_freed(what, kind, kv, old)
+    character(*), intent(in) :: what
+    integer, intent(in) :: kind, kv, old
+    call check_int(what // ': variable', kv, MPI_KEYVAL_INVALID)
+    call expect_stale(what, kind, old, .true.)
+    call c_expect_stale(kind, old, 1)
+  end subroutine expect_freed
 
   ! 2/3. A Fortran address-kind comm keyval, freed by C while attached; C and Fortran
   ! duplicate, delete and free; the Fortran callbacks see Fortran handles.
@@ -300,8 +249,7 @@ contains
     flag = .false.
     call MPI_COMM_GET_ATTR(x, saved, got, flag, ierr)
     call check_ok(what // ': MPI_COMM_GET_ATTR', ierr)
-    if (.not. flag) call fail(what // ': MPI_COMM_GET_ATTR flag expected .true., got .false.')
-    if (flag) call check_addr(what // ': MPI_COMM_GET_ATTR value', got, v)
+    call check_attr_addr(what // ': MPI_COMM_GET_ATTR', flag, got, v)
     call c_get_aint(obj_comm, x, saved, v)
     tmp = saved
     call c_free_keyval(obj_comm, 0, tmp)
@@ -364,8 +312,7 @@ contains
     flag = .false.
     call MPI_ATTR_GET(y, saved, got, flag, ierr)
     call check_ok(what // ': MPI_ATTR_GET of the copy', ierr)
-    if (.not. flag) call fail(what // ': MPI_ATTR_GET of the copy: flag expected .true.')
-    if (flag) call check_int(what // ': MPI_ATTR_GET of the copy', got, -21)
+    call check_attr_int(what // ': MPI_ATTR_GET of the copy', flag, got, -21)
     call c_free_obj(obj_comm, y, freed)
     call check_int(what // ': MPI_Comm_c2f of what C freed is y', freed, y)
     call expect_delete(what // ', C free', 1, freed, saved, -21_ak, 33_ak)
@@ -400,8 +347,7 @@ contains
     flag = .false.
     call MPI_TYPE_GET_ATTR(t, saved, got, flag, ierr)
     call check_ok(what // ': MPI_TYPE_GET_ATTR', ierr)
-    if (.not. flag) call fail(what // ': MPI_TYPE_GET_ATTR flag expected .true., got .false.')
-    if (flag) call check_addr(what // ': MPI_TYPE_GET_ATTR value', got, v)
+    call check_attr_addr(what // ': MPI_TYPE_GET_ATTR', flag, got, v)
     call c_get_aint(obj_type, t, saved, v)
     call expect_stale(what, obj_type, saved, .false.)
     call c_expect_stale(obj_type, saved, 0)
@@ -450,8 +396,7 @@ contains
     flag = .false.
     call MPI_COMM_GET_ATTR(x, saved, got, flag, ierr)
     call check_ok(what // ': MPI_COMM_GET_ATTR', ierr)
-    if (.not. flag) call fail(what // ': MPI_COMM_GET_ATTR flag expected .true., got .false.')
-    if (flag) call check_addr(what // ': MPI_COMM_GET_ATTR of (void*)1234', got, 1234_ak)
+    call check_attr_addr(what // ': MPI_COMM_GET_ATTR of (void*)1234', flag, got, 1234_ak)
     kv = saved
     call MPI_COMM_FREE_KEYVAL(kv, ierr)
     call check_ok(what // ': MPI_COMM_FREE_KEYVAL again', ierr)

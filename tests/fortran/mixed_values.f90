@@ -11,105 +11,13 @@
 ! attributes are set, deleted and copied; replacing a value (from either language) changes
 ! its tag. A Fortran address value on a datatype and on a window reads from C the same way.
 ! The C half is mixed_values.c.
-module mixed_values_chk
+program mixed_values
   use mpi
+  use checks
   implicit none
   integer, parameter :: ak = MPI_ADDRESS_KIND
   ! object kinds for the C side
   integer, parameter :: obj_comm = 1, obj_type = 2, obj_win = 3
-  integer :: nfail = 0
-contains
-  subroutine fail(msg)
-    use, intrinsic :: iso_fortran_env, only: error_unit
-    character(*), intent(in) :: msg
-    nfail = nfail + 1
-    write (error_unit, '(A)') 'mixed_values.f90: FAIL: ' // msg
-  end subroutine fail
-
-  function str(i) result(s)
-    integer(ak), intent(in) :: i
-    character(:), allocatable :: s
-    character(24) :: buf
-    write (buf, '(I0)') i
-    s = trim(buf)
-  end function str
-
-  subroutine check_int(what, got, expected)
-    character(*), intent(in) :: what
-    integer, intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(int(expected, ak)) // &
-        ', got ' // str(int(got, ak)))
-  end subroutine check_int
-
-  subroutine check_addr(what, got, expected)
-    character(*), intent(in) :: what
-    integer(ak), intent(in) :: got, expected
-    if (got /= expected) call fail(what // ': expected ' // str(expected) // ', got ' // str(got))
-  end subroutine check_addr
-
-  subroutine check_flag(what, flag)
-    character(*), intent(in) :: what
-    logical, intent(in) :: flag
-    if (.not. flag) call fail(what // ': flag expected .true., got .false.')
-  end subroutine check_flag
-
-  subroutine check_ok(what, ierr)
-    character(*), intent(in) :: what
-    integer, intent(in) :: ierr
-    integer :: cls, e
-    if (ierr /= MPI_SUCCESS) then
-      call MPI_ERROR_CLASS(ierr, cls, e)
-      call fail(what // ': expected MPI_SUCCESS, got error code ' // str(int(ierr, ak)) // &
-          ' of class ' // str(int(cls, ak)))
-    end if
-  end subroutine check_ok
-
-  ! What MPI_ATTR_GET reads of a wide value: its least significant INTEGER-width bits,
-  ! as a (two's complement) default INTEGER.
-  function low_bits(v) result(i)
-    integer(ak), intent(in) :: v
-    integer :: i
-    integer(ak) :: x
-    integer :: nb
-    nb = bit_size(0)
-    if (nb >= bit_size(v)) then
-      i = int(v)
-    else
-      x = ibits(v, 0, nb)
-      if (btest(x, nb - 1)) x = x - ishft(1_ak, nb)
-      i = int(x)
-    end if
-  end function low_bits
-
-  ! Both Fortran readers of one attribute: MPI_COMM_GET_ATTR reads `expected`, MPI_ATTR_GET
-  ! its low bits.
-  subroutine f_read_comm(what, comm, kv, expected)
-    character(*), intent(in) :: what
-    integer, intent(in) :: comm, kv
-    integer(ak), intent(in) :: expected
-    integer(ak) :: got_a
-    integer :: got_i, ierr
-    logical :: flag
-    got_a = -12345
-    flag = .false.
-    call MPI_COMM_GET_ATTR(comm, kv, got_a, flag, ierr)
-    call check_ok(what // ': MPI_COMM_GET_ATTR', ierr)
-    call check_flag(what // ': MPI_COMM_GET_ATTR', flag)
-    if (flag) call check_addr(what // ': MPI_COMM_GET_ATTR value', got_a, expected)
-    got_i = -12345
-    flag = .false.
-    call MPI_ATTR_GET(comm, kv, got_i, flag, ierr)
-    call check_ok(what // ': MPI_ATTR_GET', ierr)
-    call check_flag(what // ': MPI_ATTR_GET', flag)
-    if (flag) call check_int(what // ': MPI_ATTR_GET value (low INTEGER bits)', got_i, &
-        low_bits(expected))
-  end subroutine f_read_comm
-end module mixed_values_chk
-
-program mixed_values
-  use mpi
-  use mixed_values_chk
-  implicit none
   integer, parameter :: nextra = 40
   integer :: ierr, comm, dup, dtype, win, tkv, wkv, i, cfail
   integer :: kvc(3), kva(4), kvi(3), kvx(nextra)
@@ -118,6 +26,7 @@ program mixed_values
   logical :: flag
   character(8) :: n
 
+  test_name = 'mixed_values'
   call MPI_INIT(ierr)
   call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
@@ -228,8 +137,7 @@ program mixed_values
   flag = .false.
   call MPI_TYPE_GET_ATTR(dtype, tkv, got_a, flag, ierr)
   call check_ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_flag('MPI_TYPE_GET_ATTR', flag)
-  if (flag) call check_addr('MPI_TYPE_GET_ATTR value', got_a, v)
+  call check_attr_addr('MPI_TYPE_GET_ATTR', flag, got_a, v)
   call c_read_aint(obj_type, dtype, tkv, v, 9)
   v = -(2_ak**40) - 6
   call MPI_TYPE_SET_ATTR(MPI_INTEGER, tkv, v, ierr)
@@ -249,8 +157,7 @@ program mixed_values
   flag = .false.
   call MPI_WIN_GET_ATTR(win, wkv, got_a, flag, ierr)
   call check_ok('MPI_WIN_GET_ATTR', ierr)
-  call check_flag('MPI_WIN_GET_ATTR', flag)
-  if (flag) call check_addr('MPI_WIN_GET_ATTR value', got_a, v)
+  call check_attr_addr('MPI_WIN_GET_ATTR', flag, got_a, v)
   call c_read_aint(obj_win, win, wkv, v, 11)
   call c_recheck_saved()
 
@@ -285,11 +192,28 @@ program mixed_values
   call c_failures(cfail)
   call MPI_FINALIZE(ierr)
   call check_ok('MPI_FINALIZE', ierr)
+  call finish(cfail)
 
-  if (nfail + cfail /= 0) then
-    print '(A,I0,A,I0,A)', 'FAILED mixed_values: ', nfail, ' Fortran and ', cfail, &
-        ' C check(s) failed'
-    stop 1
-  end if
-  print '(A)', 'OK mixed_values'
+contains
+
+  ! Both Fortran readers of one attribute: MPI_COMM_GET_ATTR reads `expected`, MPI_ATTR_GET
+  ! its low bits.
+  subroutine f_read_comm(what, comm, kv, expected)
+    character(*), intent(in) :: what
+    integer, intent(in) :: comm, kv
+    integer(ak), intent(in) :: expected
+    integer(ak) :: got_a
+    integer :: got_i, ierr
+    logical :: flag
+    got_a = -12345
+    flag = .false.
+    call MPI_COMM_GET_ATTR(comm, kv, got_a, flag, ierr)
+    call check_ok(what // ': MPI_COMM_GET_ATTR', ierr)
+    call check_attr_addr(what // ': MPI_COMM_GET_ATTR', flag, got_a, expected)
+    got_i = -12345
+    flag = .false.
+    call MPI_ATTR_GET(comm, kv, got_i, flag, ierr)
+    call check_ok(what // ': MPI_ATTR_GET', ierr)
+    call check_attr_int(what // ': MPI_ATTR_GET (low INTEGER bits)', flag, got_i, low_bits(expected))
+  end subroutine f_read_comm
 end program mixed_values

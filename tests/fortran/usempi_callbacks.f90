@@ -15,118 +15,10 @@
 ! - copies run in set order, deletes on free newest-set first, a replaced value counting as
 !   newly set (for the copies too, docs/semantics.md), conventions mixed on one object.
 
-! Local helpers on top of the shared `checks` module (tests/fortran/support/checks.f90):
-! expected-first comparisons that print both values, LOGICAL checks, the IERROR checks, and
-! the INTEGER view of an address-kind word.
-module usempi_callbacks_chk
-  use checks, only: test_name, fail, checks_finish => finish
-  use mpi
-  implicit none
-contains
-  function istr(i) result(s)
-    integer, intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') i
-    s = trim(b)
-  end function istr
-
-  function astr(v) result(s)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=40) :: b
-    write (b, '(I0)') v
-    s = trim(b)
-  end function astr
-
-  subroutine check_i(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // istr(expected) // ', got ' // istr(actual))
-  end subroutine check_i
-
-  subroutine check_a(what, expected, actual)
-    character(len=*), intent(in) :: what
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: expected, actual
-    if (expected /= actual) call fail(what // ': expected ' // astr(expected) // ', got ' // astr(actual))
-  end subroutine check_a
-
-  subroutine check_l(what, expected, actual)
-    character(len=*), intent(in) :: what
-    logical, intent(in) :: expected, actual
-    if (expected .neqv. actual) then
-      if (expected) then
-        call fail(what // ': expected .true., got .false.')
-      else
-        call fail(what // ': expected .false., got .true.')
-      end if
-    end if
-  end subroutine check_l
-
-  ! IERROR is MPI_SUCCESS.
-  subroutine ok(what, ierr)
-    character(len=*), intent(in) :: what
-    integer, intent(in) :: ierr
-    integer :: cls, e
-    if (ierr /= MPI_SUCCESS) then
-      cls = -1
-      call MPI_ERROR_CLASS(ierr, cls, e)
-      call fail(what // ': expected MPI_SUCCESS, got error code ' // istr(ierr) // ' (class ' // istr(cls) // ')')
-    end if
-  end subroutine ok
-
-  ! IERROR is a code of error class `expected` (through MPI_ERROR_CLASS), and MPI_ERROR_STRING
-  ! gives a non-empty text for it.
-  subroutine check_class(what, expected, expected_name, ierr)
-    character(len=*), intent(in) :: what, expected_name
-    integer, intent(in) :: expected, ierr
-    integer :: cls, e, slen
-    character(len=MPI_MAX_ERROR_STRING) :: text
-    cls = -1
-    e = -1
-    call MPI_ERROR_CLASS(ierr, cls, e)
-    if (e /= MPI_SUCCESS) then
-      call fail(what // ': MPI_ERROR_CLASS(' // istr(ierr) // ') failed with ' // istr(e))
-    else if (cls /= expected) then
-      call fail(what // ': expected ' // expected_name // ' (' // istr(expected) // '), got class ' // &
-                istr(cls) // ' (code ' // istr(ierr) // ')')
-    end if
-    if (ierr /= MPI_SUCCESS) then
-      slen = -1
-      text = ''
-      call MPI_ERROR_STRING(ierr, text, slen, e)
-      if (e /= MPI_SUCCESS) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') failed with ' // istr(e))
-      else if (slen <= 0 .or. slen > MPI_MAX_ERROR_STRING .or. len_trim(text) == 0) then
-        call fail(what // ': MPI_ERROR_STRING(' // istr(ierr) // ') gave an empty text or resultlen ' // istr(slen))
-      end if
-    end if
-  end subroutine check_class
-
-  ! The INTEGER view of an address-kind word: its least significant bit_size(0) bits.
-  integer function low_bits(v)
-    integer(kind=MPI_ADDRESS_KIND), intent(in) :: v
-    integer(kind=MPI_ADDRESS_KIND) :: m
-    m = ibits(v, 0, bit_size(0) - 1)
-    if (btest(v, bit_size(0) - 1)) then
-      low_bits = int(m) - huge(0) - 1
-    else
-      low_bits = int(m)
-    end if
-  end function low_bits
-
-  ! `OK name`, or the number of failed checks and stop 1.
-  subroutine finish(name)
-    character(len=*), intent(in) :: name
-    test_name = name
-    call checks_finish()
-  end subroutine finish
-end module usempi_callbacks_chk
-
 ! What the user callbacks saw, in call order, and what they do.
 module usempi_callbacks_cb
   use mpi
-  use usempi_callbacks_chk
+  use checks
   implicit none
   integer, parameter :: OP_COPY = 1, OP_DEL = 2
   integer, parameter :: K_COMM = 1, K_TYPE = 2, K_WIN = 3
@@ -272,15 +164,15 @@ contains
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: vals(:)
     integer :: i, j, n
     n = nlog - first + 1
-    call check_i(what // ': number of callbacks', size(ops), n)
+    call check_int(what // ': number of callbacks', n, size(ops))
     do i = 1, min(n, size(ops))
       j = first + i - 1
-      call check_i(what // ': callback #' // istr(i) // ' was a copy (1) or delete (2)', ops(i), log_op(j))
-      call check_i(what // ': callback #' // istr(i) // ' object kind (1 comm, 2 type, 3 win)', kind, log_kind(j))
-      call check_i(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' keyval', kvs(i), log_kv(j))
-      call check_i(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' handle', objs(i), log_obj(j))
-      call check_a(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' attribute value', &
-                   vals(i), log_val(j))
+      call check_int(what // ': callback #' // istr(i) // ' was a copy (1) or delete (2)', log_op(j), ops(i))
+      call check_int(what // ': callback #' // istr(i) // ' object kind (1 comm, 2 type, 3 win)', log_kind(j), kind)
+      call check_int(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' keyval', log_kv(j), kvs(i))
+      call check_int(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' handle', log_obj(j), objs(i))
+      call check_addr(what // ': ' // trim(opname(ops(i))) // ' callback #' // istr(i) // ' attribute value', &
+                      log_val(j), vals(i))
     end do
   end subroutine expect_log
 
@@ -302,16 +194,16 @@ contains
       do j = reg_from(r), i - 1
         if (log_kv(j) == log_kv(i)) prior = prior + 1
       end do
-      call check_a('extra_state seen by callback #' // istr(i) // ' (' // trim(opname(log_op(i))) // &
-                   ', keyval ' // istr(log_kv(i)) // ', ' // istr(prior) // ' earlier callback(s) of that keyval)', &
-                   reg_extra(r) + prior, log_extra(i))
+      call check_addr('extra_state seen by callback #' // istr(i) // ' (' // trim(opname(log_op(i))) // &
+                      ', keyval ' // istr(log_kv(i)) // ', ' // istr(prior) // ' earlier callback(s) of that keyval)', &
+                      log_extra(i), reg_extra(r) + prior)
     end do
   end subroutine check_extras
 end module usempi_callbacks_cb
 
 program usempi_callbacks
   use mpi
-  use usempi_callbacks_chk
+  use checks
   use usempi_callbacks_cb
   implicit none
   integer :: ierr, c, d, d_saved, c_saved, t, t_saved, t2, t2_saved, w, w_saved, mark, ival
@@ -326,393 +218,395 @@ program usempi_callbacks
   double precision, target :: wbuf(4)
 
   test_name = 'usempi_callbacks'
+  max_error_string = MPI_MAX_ERROR_STRING
   big = 2_MPI_ADDRESS_KIND**40 + 5
   zero = 0
   wbuf = 0.0d0
   call MPI_INIT(ierr)
-  call ok('MPI_INIT', ierr)
+  call check_ok('MPI_INIT', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD)', ierr)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
+  call check_ok('MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF)', ierr)
 
   ! ---- 1. MPI-1 convention: INTEGER extra state, INTEGER view of the values ----
   ex_m1 = 500
   call MPI_KEYVAL_CREATE(m1_copy, m1_del, k_m1, ex_m1, ierr)
-  call ok('MPI_KEYVAL_CREATE', ierr)
+  call check_ok('MPI_KEYVAL_CREATE', ierr)
   call register(k_m1, 500_MPI_ADDRESS_KIND)
   ex_m1b = 700
   call MPI_KEYVAL_CREATE(m1_copy, m1_del, k_m1_noflag, ex_m1b, ierr)
-  call ok('MPI_KEYVAL_CREATE', ierr)
+  call check_ok('MPI_KEYVAL_CREATE', ierr)
   call register(k_m1_noflag, 700_MPI_ADDRESS_KIND)
   nnoflag = nnoflag + 1
   noflag(nnoflag) = k_m1_noflag
-  call check_l('two MPI-1 keyvals differ', .true., k_m1 /= k_m1_noflag)
+  call check_logical('two MPI-1 keyvals differ', k_m1 /= k_m1_noflag, .true.)
 
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_ATTR_PUT(c, k_m1, -7, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   call MPI_COMM_SET_ATTR(c, k_m1_noflag, big, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   mark = nlog + 1
   call MPI_COMM_DUP(c, d, ierr)
-  call ok('MPI_COMM_DUP (MPI-1 copy callbacks)', ierr)
+  call check_ok('MPI_COMM_DUP (MPI-1 copy callbacks)', ierr)
   call expect_log('MPI-1 copy on MPI_COMM_DUP', mark, K_COMM, [OP_COPY, OP_COPY], [c, c], &
                   [k_m1, k_m1_noflag], [-7_MPI_ADDRESS_KIND, int(low_bits(big), MPI_ADDRESS_KIND)])
   ! the MPI-1 copy's output (INTEGER, -1007) is stored as a Fortran INTEGER: sign-extended
   aval = 0
   flag = .false.
   call MPI_COMM_GET_ATTR(d, k_m1, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI-1 copy with flag .true.: new comm has the attribute', .true., flag)
-  call check_a('MPI_COMM_GET_ATTR of the MPI-1 copy output -7-1000', -1007_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI-1 copy with flag .true.: new comm has the attribute', flag, .true.)
+  call check_addr('MPI_COMM_GET_ATTR of the MPI-1 copy output -7-1000', aval, -1007_MPI_ADDRESS_KIND)
   ival = 0
   call MPI_ATTR_GET(d, k_m1, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_ATTR_GET of the MPI-1 copy output', -1007, ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_ATTR_GET of the MPI-1 copy output', ival, -1007)
   flag = .true.
   call MPI_COMM_GET_ATTR(d, k_m1_noflag, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI-1 copy with flag .false.: new comm lacks the attribute', .false., flag)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI-1 copy with flag .false.: new comm lacks the attribute', flag, .false.)
   ! the source is unchanged
   call MPI_COMM_GET_ATTR(c, k_m1_noflag, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('source keeps its attribute after the dup', .true., flag)
-  call check_a('source value after the dup (MPI_COMM_GET_ATTR)', big, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('source keeps its attribute after the dup', flag, .true.)
+  call check_addr('source value after the dup (MPI_COMM_GET_ATTR)', aval, big)
   call MPI_ATTR_GET(c, k_m1, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('source value after the dup (MPI_ATTR_GET)', -7, ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('source value after the dup (MPI_ATTR_GET)', ival, -7)
 
   d_saved = d
   mark = nlog + 1
   call MPI_COMM_FREE(d, ierr)
-  call ok('MPI_COMM_FREE', ierr)
-  call check_i('MPI_COMM_FREE sets the handle to MPI_COMM_NULL', MPI_COMM_NULL, d)
+  call check_ok('MPI_COMM_FREE', ierr)
+  call check_int('MPI_COMM_FREE sets the handle to MPI_COMM_NULL', d, MPI_COMM_NULL)
   call expect_log('MPI-1 delete on MPI_COMM_FREE', mark, K_COMM, [OP_DEL], [d_saved], [k_m1], &
                   [-1007_MPI_ADDRESS_KIND])
   mark = nlog + 1
   call MPI_ATTR_DELETE(c, k_m1, ierr)
-  call ok('MPI_ATTR_DELETE', ierr)
+  call check_ok('MPI_ATTR_DELETE', ierr)
   call expect_log('MPI-1 delete on MPI_ATTR_DELETE', mark, K_COMM, [OP_DEL], [c], [k_m1], [-7_MPI_ADDRESS_KIND])
   c_saved = c
   mark = nlog + 1
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call expect_log('MPI-1 delete (INTEGER view of 2**40+5) on MPI_COMM_FREE', mark, K_COMM, [OP_DEL], &
                   [c_saved], [k_m1_noflag], [int(low_bits(big), MPI_ADDRESS_KIND)])
-  call check_i('caller''s MPI-1 extra_state variable is not the library''s copy', 500, ex_m1)
-  call check_i('caller''s MPI-1 extra_state variable is not the library''s copy', 700, ex_m1b)
+  call check_int('caller''s MPI-1 extra_state variable is not the library''s copy', ex_m1, 500)
+  call check_int('caller''s MPI-1 extra_state variable is not the library''s copy', ex_m1b, 700)
 
   ! ---- 2. address-kind convention on communicators ----
   ex_a = 2_MPI_ADDRESS_KIND**40 + 100
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, k_a, ex_a, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(k_a, ex_a)
   ex_a2 = 2_MPI_ADDRESS_KIND**40 + 200
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, k_a_noflag, ex_a2, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(k_a_noflag, ex_a2)
   nnoflag = nnoflag + 1
   noflag(nnoflag) = k_a_noflag
   ex_a3 = -(2_MPI_ADDRESS_KIND**40) - 300
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, k_a3, ex_a3, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(k_a3, ex_a3)
 
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_ATTR_PUT(c, k_a, -7, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   call MPI_COMM_SET_ATTR(c, k_a_noflag, big, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, k_a3, big, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   mark = nlog + 1
   call MPI_COMM_DUP(c, d, ierr)
-  call ok('MPI_COMM_DUP (address-kind copy callbacks)', ierr)
+  call check_ok('MPI_COMM_DUP (address-kind copy callbacks)', ierr)
   call expect_log('address-kind copy on MPI_COMM_DUP', mark, K_COMM, [OP_COPY, OP_COPY, OP_COPY], [c, c, c], &
                   [k_a, k_a_noflag, k_a3], [-7_MPI_ADDRESS_KIND, big, big])
   call MPI_COMM_GET_ATTR(d, k_a, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('address-kind copy with flag .true.: new comm has the attribute', .true., flag)
-  call check_a('MPI_COMM_GET_ATTR of the copy output 2*(-7)', -14_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('address-kind copy with flag .true.: new comm has the attribute', flag, .true.)
+  call check_addr('MPI_COMM_GET_ATTR of the copy output 2*(-7)', aval, -14_MPI_ADDRESS_KIND)
   call MPI_ATTR_GET(d, k_a, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_ATTR_GET of the copy output 2*(-7)', -14, ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_ATTR_GET of the copy output 2*(-7)', ival, -14)
   call MPI_COMM_GET_ATTR(d, k_a3, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('address-kind copy with flag .true.: new comm has the attribute', .true., flag)
-  call check_a('MPI_COMM_GET_ATTR of the copy output 2*(2**40+5), stored as an address', 2 * big, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('address-kind copy with flag .true.: new comm has the attribute', flag, .true.)
+  call check_addr('MPI_COMM_GET_ATTR of the copy output 2*(2**40+5), stored as an address', aval, 2 * big)
   call MPI_ATTR_GET(d, k_a3, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_ATTR_GET of the copy output 2*(2**40+5): its low bits', low_bits(2 * big), ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_ATTR_GET of the copy output 2*(2**40+5): its low bits', ival, low_bits(2 * big))
   flag = .true.
   call MPI_COMM_GET_ATTR(d, k_a_noflag, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('address-kind copy with flag .false.: new comm lacks the attribute', .false., flag)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('address-kind copy with flag .false.: new comm lacks the attribute', flag, .false.)
 
   d_saved = d
   mark = nlog + 1
   call MPI_COMM_FREE(d, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call expect_log('address-kind deletes on MPI_COMM_FREE of the dup (newest copy first)', mark, K_COMM, &
                   [OP_DEL, OP_DEL], [d_saved, d_saved], [k_a3, k_a], [2 * big, -14_MPI_ADDRESS_KIND])
   mark = nlog + 1
   call MPI_COMM_DELETE_ATTR(c, k_a, ierr)
-  call ok('MPI_COMM_DELETE_ATTR', ierr)
+  call check_ok('MPI_COMM_DELETE_ATTR', ierr)
   call expect_log('address-kind delete on MPI_COMM_DELETE_ATTR', mark, K_COMM, [OP_DEL], [c], [k_a], &
                   [-7_MPI_ADDRESS_KIND])
   ! a keyval freed while in use: its delete callback still runs when the comm goes
   k_a3_saved = k_a3
   call MPI_COMM_FREE_KEYVAL(k_a3, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL (keyval still in use)', ierr)
-  call check_i('MPI_COMM_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, k_a3)
+  call check_ok('MPI_COMM_FREE_KEYVAL (keyval still in use)', ierr)
+  call check_int('MPI_COMM_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', k_a3, MPI_KEYVAL_INVALID)
   c_saved = c
   mark = nlog + 1
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call expect_log('address-kind deletes on MPI_COMM_FREE (newest first)', mark, K_COMM, [OP_DEL, OP_DEL], &
                   [c_saved, c_saved], [k_a3_saved, k_a_noflag], [big, big])
-  call check_a('caller''s extra_state variable is not the library''s copy', 2_MPI_ADDRESS_KIND**40 + 100, ex_a)
-  call check_a('caller''s extra_state variable is not the library''s copy', -(2_MPI_ADDRESS_KIND**40) - 300, ex_a3)
+  call check_addr('caller''s extra_state variable is not the library''s copy', ex_a, 2_MPI_ADDRESS_KIND**40 + 100)
+  call check_addr('caller''s extra_state variable is not the library''s copy', ex_a3, -(2_MPI_ADDRESS_KIND**40) - 300)
 
   ! ---- 3. datatypes: MPI_TYPE_CREATE_KEYVAL with MPI_TYPE_DUP ----
   call MPI_TYPE_CONTIGUOUS(2, MPI_INTEGER, t, ierr)
-  call ok('MPI_TYPE_CONTIGUOUS', ierr)
+  call check_ok('MPI_TYPE_CONTIGUOUS', ierr)
   call MPI_TYPE_COMMIT(t, ierr)
-  call ok('MPI_TYPE_COMMIT', ierr)
+  call check_ok('MPI_TYPE_COMMIT', ierr)
   ex_t = 2_MPI_ADDRESS_KIND**40 + 400
   call MPI_TYPE_CREATE_KEYVAL(a_type_copy, a_type_del, k_t, ex_t, ierr)
-  call ok('MPI_TYPE_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_CREATE_KEYVAL', ierr)
   call register(k_t, ex_t)
   ex_t2 = 450
   call MPI_TYPE_CREATE_KEYVAL(a_type_copy, a_type_del, k_t_noflag, ex_t2, ierr)
-  call ok('MPI_TYPE_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_CREATE_KEYVAL', ierr)
   call register(k_t_noflag, ex_t2)
   nnoflag = nnoflag + 1
   noflag(nnoflag) = k_t_noflag
   call MPI_TYPE_SET_ATTR(t, k_t, big, ierr)
-  call ok('MPI_TYPE_SET_ATTR', ierr)
+  call check_ok('MPI_TYPE_SET_ATTR', ierr)
   call MPI_TYPE_SET_ATTR(t, k_t_noflag, 42_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_TYPE_SET_ATTR', ierr)
+  call check_ok('MPI_TYPE_SET_ATTR', ierr)
   mark = nlog + 1
   call MPI_TYPE_DUP(t, t2, ierr)
-  call ok('MPI_TYPE_DUP', ierr)
+  call check_ok('MPI_TYPE_DUP', ierr)
   call expect_log('address-kind copy on MPI_TYPE_DUP', mark, K_TYPE, [OP_COPY, OP_COPY], [t, t], &
                   [k_t, k_t_noflag], [big, 42_MPI_ADDRESS_KIND])
   size1 = -1
   size2 = -2
   call MPI_TYPE_SIZE(t, size1, ierr)
-  call ok('MPI_TYPE_SIZE', ierr)
+  call check_ok('MPI_TYPE_SIZE', ierr)
   call MPI_TYPE_SIZE(t2, size2, ierr)
-  call ok('MPI_TYPE_SIZE', ierr)
-  call check_i('MPI_TYPE_SIZE of the dup', size1, size2)
+  call check_ok('MPI_TYPE_SIZE', ierr)
+  call check_int('MPI_TYPE_SIZE of the dup', size2, size1)
   call MPI_TYPE_GET_ATTR(t2, k_t, aval, flag, ierr)
-  call ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_l('type copy with flag .true.: new type has the attribute', .true., flag)
-  call check_a('MPI_TYPE_GET_ATTR of the copy output 2*(2**40+5)', 2 * big, aval)
+  call check_ok('MPI_TYPE_GET_ATTR', ierr)
+  call check_logical('type copy with flag .true.: new type has the attribute', flag, .true.)
+  call check_addr('MPI_TYPE_GET_ATTR of the copy output 2*(2**40+5)', aval, 2 * big)
   flag = .true.
   call MPI_TYPE_GET_ATTR(t2, k_t_noflag, aval, flag, ierr)
-  call ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_l('type copy with flag .false.: new type lacks the attribute', .false., flag)
+  call check_ok('MPI_TYPE_GET_ATTR', ierr)
+  call check_logical('type copy with flag .false.: new type lacks the attribute', flag, .false.)
   t2_saved = t2
   mark = nlog + 1
   call MPI_TYPE_FREE(t2, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
-  call check_i('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', MPI_DATATYPE_NULL, t2)
+  call check_ok('MPI_TYPE_FREE', ierr)
+  call check_int('MPI_TYPE_FREE sets the handle to MPI_DATATYPE_NULL', t2, MPI_DATATYPE_NULL)
   call expect_log('type delete on MPI_TYPE_FREE of the dup', mark, K_TYPE, [OP_DEL], [t2_saved], [k_t], [2 * big])
   t_saved = t
   mark = nlog + 1
   call MPI_TYPE_FREE(t, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
+  call check_ok('MPI_TYPE_FREE', ierr)
   call expect_log('type deletes on MPI_TYPE_FREE (newest first)', mark, K_TYPE, [OP_DEL, OP_DEL], &
                   [t_saved, t_saved], [k_t_noflag, k_t], [42_MPI_ADDRESS_KIND, big])
 
   ! ---- 4. windows: MPI_WIN_CREATE_KEYVAL, deletes on delete_attr, on replace, on free ----
   call MPI_WIN_CREATE(wbuf, int(8 * size(wbuf), MPI_ADDRESS_KIND), 8, MPI_INFO_NULL, MPI_COMM_WORLD, w, ierr)
-  call ok('MPI_WIN_CREATE', ierr)
+  call check_ok('MPI_WIN_CREATE', ierr)
   call MPI_WIN_SET_ERRHANDLER(w, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_WIN_SET_ERRHANDLER', ierr)
+  call check_ok('MPI_WIN_SET_ERRHANDLER', ierr)
   ex_w = -(2_MPI_ADDRESS_KIND**40) - 500
   call MPI_WIN_CREATE_KEYVAL(a_win_copy, a_win_del, k_w, ex_w, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL', ierr)
   call register(k_w, ex_w)
   ex_w2 = 2_MPI_ADDRESS_KIND**40 + 550
   call MPI_WIN_CREATE_KEYVAL(a_win_copy, a_win_del, k_w2, ex_w2, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL', ierr)
   call register(k_w2, ex_w2)
   call MPI_WIN_SET_ATTR(w, k_w, big, ierr)
-  call ok('MPI_WIN_SET_ATTR', ierr)
+  call check_ok('MPI_WIN_SET_ATTR', ierr)
   call MPI_WIN_SET_ATTR(w, k_w2, -5_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_WIN_SET_ATTR', ierr)
+  call check_ok('MPI_WIN_SET_ATTR', ierr)
   mark = nlog + 1
   call MPI_WIN_DELETE_ATTR(w, k_w2, ierr)
-  call ok('MPI_WIN_DELETE_ATTR', ierr)
+  call check_ok('MPI_WIN_DELETE_ATTR', ierr)
   call expect_log('win delete on MPI_WIN_DELETE_ATTR', mark, K_WIN, [OP_DEL], [w], [k_w2], [-5_MPI_ADDRESS_KIND])
   mark = nlog + 1
   call MPI_WIN_SET_ATTR(w, k_w, 77_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_WIN_SET_ATTR over a value', ierr)
+  call check_ok('MPI_WIN_SET_ATTR over a value', ierr)
   call expect_log('win delete of the old value on MPI_WIN_SET_ATTR over it', mark, K_WIN, [OP_DEL], [w], [k_w], [big])
   call MPI_WIN_GET_ATTR(w, k_w, aval, flag, ierr)
-  call ok('MPI_WIN_GET_ATTR', ierr)
-  call check_l('MPI_WIN_GET_ATTR flag after the replace', .true., flag)
-  call check_a('MPI_WIN_GET_ATTR after the replace', 77_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_WIN_GET_ATTR', ierr)
+  call check_logical('MPI_WIN_GET_ATTR flag after the replace', flag, .true.)
+  call check_addr('MPI_WIN_GET_ATTR after the replace', aval, 77_MPI_ADDRESS_KIND)
   w_saved = w
   mark = nlog + 1
   call MPI_WIN_FREE(w, ierr)
-  call ok('MPI_WIN_FREE', ierr)
-  call check_i('MPI_WIN_FREE sets the handle to MPI_WIN_NULL', MPI_WIN_NULL, w)
+  call check_ok('MPI_WIN_FREE', ierr)
+  call check_int('MPI_WIN_FREE sets the handle to MPI_WIN_NULL', w, MPI_WIN_NULL)
   call expect_log('win delete on MPI_WIN_FREE', mark, K_WIN, [OP_DEL], [w_saved], [k_w], [77_MPI_ADDRESS_KIND])
-  call check_a('caller''s win extra_state variable is not the library''s copy', -(2_MPI_ADDRESS_KIND**40) - 500, ex_w)
+  call check_addr('caller''s win extra_state variable is not the library''s copy', ex_w, &
+                  -(2_MPI_ADDRESS_KIND**40) - 500)
 
   ! every user callback so far saw the extra state of its keyval, as changed by the earlier ones
   call check_extras()
 
   ! ---- 5. the predefined Fortran callbacks ----
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kd, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kdp, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
   call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kn, zero, ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN)', ierr)
   call MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN, kd1, 0, ierr)
-  call ok('MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN)', ierr)
   call MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN, kd1b, 0, ierr)
-  call ok('MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_NULL_DELETE_FN)', ierr)
   call MPI_KEYVAL_CREATE(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, kn1, 0, ierr)
-  call ok('MPI_KEYVAL_CREATE(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_KEYVAL_CREATE(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN)', ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_COMM_SET_ATTR(c, kd, big, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_ATTR_PUT(c, kdp, -7, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   call MPI_COMM_SET_ATTR(c, kn, 5_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, kd1, big, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_ATTR_PUT(c, kd1b, -7, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   call MPI_ATTR_PUT(c, kn1, 6, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   mark = nlog + 1
   call MPI_COMM_DUP(c, d, ierr)
-  call ok('MPI_COMM_DUP (predefined callbacks)', ierr)
-  call check_i('user callbacks run by a dup with only predefined callbacks', 0, nlog - mark + 1)
+  call check_ok('MPI_COMM_DUP (predefined callbacks)', ierr)
+  call check_int('user callbacks run by a dup with only predefined callbacks', nlog - mark + 1, 0)
   call MPI_COMM_GET_ATTR(d, kd, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_COMM_DUP_FN copies the attribute', .true., flag)
-  call check_a('MPI_COMM_DUP_FN copy of 2**40+5 (MPI_COMM_GET_ATTR)', big, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI_COMM_DUP_FN copies the attribute', flag, .true.)
+  call check_addr('MPI_COMM_DUP_FN copy of 2**40+5 (MPI_COMM_GET_ATTR)', aval, big)
   call MPI_ATTR_GET(d, kd, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_COMM_DUP_FN copy of 2**40+5 (MPI_ATTR_GET: low bits)', low_bits(big), ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_COMM_DUP_FN copy of 2**40+5 (MPI_ATTR_GET: low bits)', ival, low_bits(big))
   call MPI_COMM_GET_ATTR(d, kdp, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_COMM_DUP_FN copies an MPI_ATTR_PUT value', .true., flag)
-  call check_a('MPI_COMM_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_COMM_GET_ATTR)', -7_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI_COMM_DUP_FN copies an MPI_ATTR_PUT value', flag, .true.)
+  call check_addr('MPI_COMM_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_COMM_GET_ATTR)', aval, -7_MPI_ADDRESS_KIND)
   call MPI_ATTR_GET(d, kdp, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_COMM_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_ATTR_GET)', -7, ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_COMM_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_ATTR_GET)', ival, -7)
   call MPI_COMM_GET_ATTR(d, kd1, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_DUP_FN copies the attribute', .true., flag)
-  call check_a('MPI_DUP_FN copy of an address-kind 2**40+5: word and tag copied exactly', big, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI_DUP_FN copies the attribute', flag, .true.)
+  call check_addr('MPI_DUP_FN copy of an address-kind 2**40+5: word and tag copied exactly', aval, big)
   call MPI_ATTR_GET(d, kd1, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_i('MPI_DUP_FN copy of 2**40+5 (MPI_ATTR_GET: low bits)', low_bits(big), ival)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_int('MPI_DUP_FN copy of 2**40+5 (MPI_ATTR_GET: low bits)', ival, low_bits(big))
   call MPI_COMM_GET_ATTR(d, kd1b, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_DUP_FN copies an MPI_ATTR_PUT value', .true., flag)
-  call check_a('MPI_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_COMM_GET_ATTR)', -7_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI_DUP_FN copies an MPI_ATTR_PUT value', flag, .true.)
+  call check_addr('MPI_DUP_FN copy of MPI_ATTR_PUT -7 (MPI_COMM_GET_ATTR)', aval, -7_MPI_ADDRESS_KIND)
   flag = .true.
   call MPI_COMM_GET_ATTR(d, kn, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('MPI_COMM_NULL_COPY_FN: the dup lacks the attribute', .false., flag)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('MPI_COMM_NULL_COPY_FN: the dup lacks the attribute', flag, .false.)
   flag = .true.
   call MPI_ATTR_GET(d, kn1, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_l('MPI_NULL_COPY_FN: the dup lacks the attribute', .false., flag)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_logical('MPI_NULL_COPY_FN: the dup lacks the attribute', flag, .false.)
   call MPI_COMM_DELETE_ATTR(d, kd, ierr)
-  call ok('MPI_COMM_DELETE_ATTR with MPI_COMM_NULL_DELETE_FN', ierr)
+  call check_ok('MPI_COMM_DELETE_ATTR with MPI_COMM_NULL_DELETE_FN', ierr)
   flag = .true.
   call MPI_COMM_GET_ATTR(d, kd, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('attribute gone after MPI_COMM_DELETE_ATTR', .false., flag)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('attribute gone after MPI_COMM_DELETE_ATTR', flag, .false.)
   call MPI_ATTR_DELETE(d, kd1, ierr)
-  call ok('MPI_ATTR_DELETE with MPI_NULL_DELETE_FN', ierr)
+  call check_ok('MPI_ATTR_DELETE with MPI_NULL_DELETE_FN', ierr)
   flag = .true.
   call MPI_ATTR_GET(d, kd1, ival, flag, ierr)
-  call ok('MPI_ATTR_GET', ierr)
-  call check_l('attribute gone after MPI_ATTR_DELETE', .false., flag)
+  call check_ok('MPI_ATTR_GET', ierr)
+  call check_logical('attribute gone after MPI_ATTR_DELETE', flag, .false.)
   ! the source still has every value
   call MPI_COMM_GET_ATTR(c, kn, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_l('source keeps its MPI_COMM_NULL_COPY_FN attribute', .true., flag)
-  call check_a('source value of the MPI_COMM_NULL_COPY_FN attribute', 5_MPI_ADDRESS_KIND, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_logical('source keeps its MPI_COMM_NULL_COPY_FN attribute', flag, .true.)
+  call check_addr('source value of the MPI_COMM_NULL_COPY_FN attribute', aval, 5_MPI_ADDRESS_KIND)
   call MPI_COMM_GET_ATTR(c, kd, aval, flag, ierr)
-  call ok('MPI_COMM_GET_ATTR', ierr)
-  call check_a('source value of the MPI_COMM_DUP_FN attribute after deleting the copy', big, aval)
+  call check_ok('MPI_COMM_GET_ATTR', ierr)
+  call check_addr('source value of the MPI_COMM_DUP_FN attribute after deleting the copy', aval, big)
   call MPI_COMM_FREE(d, ierr)
-  call ok('MPI_COMM_FREE (predefined delete callbacks)', ierr)
+  call check_ok('MPI_COMM_FREE (predefined delete callbacks)', ierr)
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE (predefined delete callbacks)', ierr)
-  call check_i('user callbacks run by the predefined callbacks', 0, nlog - mark + 1)
+  call check_ok('MPI_COMM_FREE (predefined delete callbacks)', ierr)
+  call check_int('user callbacks run by the predefined callbacks', nlog - mark + 1, 0)
 
   call MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, ktd, zero, ierr)
-  call ok('MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN)', ierr)
   call MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, ktn, zero, ierr)
-  call ok('MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_TYPE_CREATE_KEYVAL(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN)', ierr)
   call MPI_TYPE_CONTIGUOUS(3, MPI_DOUBLE_PRECISION, t, ierr)
-  call ok('MPI_TYPE_CONTIGUOUS', ierr)
+  call check_ok('MPI_TYPE_CONTIGUOUS', ierr)
   call MPI_TYPE_SET_ATTR(t, ktd, -big, ierr)
-  call ok('MPI_TYPE_SET_ATTR', ierr)
+  call check_ok('MPI_TYPE_SET_ATTR', ierr)
   call MPI_TYPE_SET_ATTR(t, ktn, 9_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_TYPE_SET_ATTR', ierr)
+  call check_ok('MPI_TYPE_SET_ATTR', ierr)
   call MPI_TYPE_DUP(t, t2, ierr)
-  call ok('MPI_TYPE_DUP (predefined callbacks)', ierr)
+  call check_ok('MPI_TYPE_DUP (predefined callbacks)', ierr)
   call MPI_TYPE_GET_ATTR(t2, ktd, aval, flag, ierr)
-  call ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_l('MPI_TYPE_DUP_FN copies the attribute', .true., flag)
-  call check_a('MPI_TYPE_DUP_FN copy of -(2**40+5)', -big, aval)
+  call check_ok('MPI_TYPE_GET_ATTR', ierr)
+  call check_logical('MPI_TYPE_DUP_FN copies the attribute', flag, .true.)
+  call check_addr('MPI_TYPE_DUP_FN copy of -(2**40+5)', aval, -big)
   flag = .true.
   call MPI_TYPE_GET_ATTR(t2, ktn, aval, flag, ierr)
-  call ok('MPI_TYPE_GET_ATTR', ierr)
-  call check_l('MPI_TYPE_NULL_COPY_FN: the dup lacks the attribute', .false., flag)
+  call check_ok('MPI_TYPE_GET_ATTR', ierr)
+  call check_logical('MPI_TYPE_NULL_COPY_FN: the dup lacks the attribute', flag, .false.)
   call MPI_TYPE_DELETE_ATTR(t2, ktd, ierr)
-  call ok('MPI_TYPE_DELETE_ATTR with MPI_TYPE_NULL_DELETE_FN', ierr)
+  call check_ok('MPI_TYPE_DELETE_ATTR with MPI_TYPE_NULL_DELETE_FN', ierr)
   call MPI_TYPE_FREE(t2, ierr)
-  call ok('MPI_TYPE_FREE', ierr)
+  call check_ok('MPI_TYPE_FREE', ierr)
   call MPI_TYPE_FREE(t, ierr)
-  call ok('MPI_TYPE_FREE (predefined delete callbacks)', ierr)
+  call check_ok('MPI_TYPE_FREE (predefined delete callbacks)', ierr)
 
   call MPI_WIN_CREATE_KEYVAL(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, kwd, zero, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)', ierr)
   call MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, kwn, zero, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN)', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN)', ierr)
   ex_wnd = 1
   call MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, a_win_del, kwnd, ex_wnd, ierr)
-  call ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, user delete)', ierr)
+  call check_ok('MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, user delete)', ierr)
   call register(kwnd, ex_wnd)
   call MPI_WIN_CREATE(wbuf, int(8 * size(wbuf), MPI_ADDRESS_KIND), 8, MPI_INFO_NULL, MPI_COMM_WORLD, w, ierr)
-  call ok('MPI_WIN_CREATE', ierr)
+  call check_ok('MPI_WIN_CREATE', ierr)
   call MPI_WIN_SET_ERRHANDLER(w, MPI_ERRORS_RETURN, ierr)
-  call ok('MPI_WIN_SET_ERRHANDLER', ierr)
+  call check_ok('MPI_WIN_SET_ERRHANDLER', ierr)
   call MPI_WIN_SET_ATTR(w, kwd, big, ierr)
-  call ok('MPI_WIN_SET_ATTR', ierr)
+  call check_ok('MPI_WIN_SET_ATTR', ierr)
   call MPI_WIN_SET_ATTR(w, kwn, 3_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_WIN_SET_ATTR', ierr)
+  call check_ok('MPI_WIN_SET_ATTR', ierr)
   call MPI_WIN_SET_ATTR(w, kwnd, 4_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_WIN_SET_ATTR', ierr)
+  call check_ok('MPI_WIN_SET_ATTR', ierr)
   call MPI_WIN_GET_ATTR(w, kwd, aval, flag, ierr)
-  call ok('MPI_WIN_GET_ATTR', ierr)
-  call check_a('MPI_WIN_GET_ATTR of a MPI_WIN_DUP_FN keyval', big, aval)
+  call check_ok('MPI_WIN_GET_ATTR', ierr)
+  call check_addr('MPI_WIN_GET_ATTR of a MPI_WIN_DUP_FN keyval', aval, big)
   call MPI_WIN_DELETE_ATTR(w, kwn, ierr)
-  call ok('MPI_WIN_DELETE_ATTR with MPI_WIN_NULL_DELETE_FN', ierr)
+  call check_ok('MPI_WIN_DELETE_ATTR with MPI_WIN_NULL_DELETE_FN', ierr)
   w_saved = w
   mark = nlog + 1
   call MPI_WIN_FREE(w, ierr)
-  call ok('MPI_WIN_FREE (predefined and user delete callbacks)', ierr)
+  call check_ok('MPI_WIN_FREE (predefined and user delete callbacks)', ierr)
   call expect_log('win delete on MPI_WIN_FREE next to MPI_WIN_NULL_DELETE_FN', mark, K_WIN, [OP_DEL], [w_saved], &
                   [kwnd], [4_MPI_ADDRESS_KIND])
 
@@ -720,49 +614,49 @@ program usempi_callbacks
   ex_o = [1000_MPI_ADDRESS_KIND, 2000_MPI_ADDRESS_KIND, 3000_MPI_ADDRESS_KIND, 4000_MPI_ADDRESS_KIND]
   ex_m1 = 2000
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, o(1), ex_o(1), ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(o(1), ex_o(1))
   call MPI_KEYVAL_CREATE(m1_copy, m1_del, o(2), ex_m1, ierr)
-  call ok('MPI_KEYVAL_CREATE', ierr)
+  call check_ok('MPI_KEYVAL_CREATE', ierr)
   call register(o(2), ex_o(2))
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, o(3), ex_o(3), ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(o(3), ex_o(3))
   call MPI_COMM_CREATE_KEYVAL(a_comm_copy, a_comm_del, o(4), ex_o(4), ierr)
-  call ok('MPI_COMM_CREATE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_CREATE_KEYVAL', ierr)
   call register(o(4), ex_o(4))
   call MPI_COMM_DUP(MPI_COMM_WORLD, c, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call MPI_COMM_SET_ATTR(c, o(3), 30_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_COMM_SET_ATTR(c, o(1), 10_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   call MPI_ATTR_PUT(c, o(2), 20, ierr)
-  call ok('MPI_ATTR_PUT', ierr)
+  call check_ok('MPI_ATTR_PUT', ierr)
   call MPI_COMM_SET_ATTR(c, o(4), 40_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR', ierr)
+  call check_ok('MPI_COMM_SET_ATTR', ierr)
   mark = nlog + 1
   call MPI_COMM_SET_ATTR(c, o(1), 11_MPI_ADDRESS_KIND, ierr)
-  call ok('MPI_COMM_SET_ATTR over a value', ierr)
+  call check_ok('MPI_COMM_SET_ATTR over a value', ierr)
   call expect_log('delete of the old value on MPI_COMM_SET_ATTR over it', mark, K_COMM, [OP_DEL], [c], [o(1)], &
                   [10_MPI_ADDRESS_KIND])
   mark = nlog + 1
   call MPI_COMM_DUP(c, d, ierr)
-  call ok('MPI_COMM_DUP', ierr)
+  call check_ok('MPI_COMM_DUP', ierr)
   call expect_log('copy order on MPI_COMM_DUP (set order o3 o1 o2 o4, then o1 replaced)', mark, K_COMM, &
                   [OP_COPY, OP_COPY, OP_COPY, OP_COPY], [c, c, c, c], [o(3), o(2), o(4), o(1)], &
                   [30_MPI_ADDRESS_KIND, 20_MPI_ADDRESS_KIND, 40_MPI_ADDRESS_KIND, 11_MPI_ADDRESS_KIND])
   d_saved = d
   mark = nlog + 1
   call MPI_COMM_FREE(d, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call expect_log('delete order on MPI_COMM_FREE of the dup (reverse copy order)', mark, K_COMM, &
                   [OP_DEL, OP_DEL, OP_DEL, OP_DEL], [d_saved, d_saved, d_saved, d_saved], [o(1), o(4), o(2), o(3)], &
                   [22_MPI_ADDRESS_KIND, 80_MPI_ADDRESS_KIND, -980_MPI_ADDRESS_KIND, 60_MPI_ADDRESS_KIND])
   c_saved = c
   mark = nlog + 1
   call MPI_COMM_FREE(c, ierr)
-  call ok('MPI_COMM_FREE', ierr)
+  call check_ok('MPI_COMM_FREE', ierr)
   call expect_log('delete order on MPI_COMM_FREE (newest set first, the replaced o1 newest)', mark, K_COMM, &
                   [OP_DEL, OP_DEL, OP_DEL, OP_DEL], [c_saved, c_saved, c_saved, c_saved], [o(1), o(4), o(2), o(3)], &
                   [11_MPI_ADDRESS_KIND, 40_MPI_ADDRESS_KIND, 20_MPI_ADDRESS_KIND, 30_MPI_ADDRESS_KIND])
@@ -771,64 +665,64 @@ program usempi_callbacks
 
   ! ---- keyvals go ----
   call MPI_KEYVAL_FREE(k_m1, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
-  call check_i('MPI_KEYVAL_FREE sets the keyval to MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, k_m1)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
+  call check_int('MPI_KEYVAL_FREE sets the keyval to MPI_KEYVAL_INVALID', k_m1, MPI_KEYVAL_INVALID)
   call MPI_KEYVAL_FREE(k_m1_noflag, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
   call MPI_COMM_FREE_KEYVAL(k_a, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
-  call check_i('MPI_COMM_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, k_a)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_int('MPI_COMM_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', k_a, MPI_KEYVAL_INVALID)
   call MPI_COMM_FREE_KEYVAL(k_a_noflag, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_TYPE_FREE_KEYVAL(k_t, ierr)
-  call ok('MPI_TYPE_FREE_KEYVAL', ierr)
-  call check_i('MPI_TYPE_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, k_t)
+  call check_ok('MPI_TYPE_FREE_KEYVAL', ierr)
+  call check_int('MPI_TYPE_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', k_t, MPI_KEYVAL_INVALID)
   call MPI_TYPE_FREE_KEYVAL(k_t_noflag, ierr)
-  call ok('MPI_TYPE_FREE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_FREE_KEYVAL', ierr)
   call MPI_WIN_FREE_KEYVAL(k_w, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
-  call check_i('MPI_WIN_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', MPI_KEYVAL_INVALID, k_w)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_int('MPI_WIN_FREE_KEYVAL sets the keyval to MPI_KEYVAL_INVALID', k_w, MPI_KEYVAL_INVALID)
   call MPI_WIN_FREE_KEYVAL(k_w2, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kd, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kdp, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(kn, ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_KEYVAL_FREE(kd1, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
   call MPI_KEYVAL_FREE(kd1b, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
   call MPI_KEYVAL_FREE(kn1, ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
   call MPI_TYPE_FREE_KEYVAL(ktd, ierr)
-  call ok('MPI_TYPE_FREE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_FREE_KEYVAL', ierr)
   call MPI_TYPE_FREE_KEYVAL(ktn, ierr)
-  call ok('MPI_TYPE_FREE_KEYVAL', ierr)
+  call check_ok('MPI_TYPE_FREE_KEYVAL', ierr)
   call MPI_WIN_FREE_KEYVAL(kwd, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
   call MPI_WIN_FREE_KEYVAL(kwn, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
   call MPI_WIN_FREE_KEYVAL(kwnd, ierr)
-  call ok('MPI_WIN_FREE_KEYVAL', ierr)
+  call check_ok('MPI_WIN_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(o(1), ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_KEYVAL_FREE(o(2), ierr)
-  call ok('MPI_KEYVAL_FREE', ierr)
+  call check_ok('MPI_KEYVAL_FREE', ierr)
   call MPI_COMM_FREE_KEYVAL(o(3), ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_COMM_FREE_KEYVAL(o(4), ierr)
-  call ok('MPI_COMM_FREE_KEYVAL', ierr)
+  call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
 
   ! no window copy callback can ever run (windows are never duplicated)
   mark = 0
   do ival = 1, nlog
     if (log_kind(ival) == K_WIN .and. log_op(ival) == OP_COPY) mark = mark + 1
   end do
-  call check_i('window copy callbacks run', 0, mark)
+  call check_int('window copy callbacks run', mark, 0)
 
   call MPI_FINALIZE(ierr)
-  call ok('MPI_FINALIZE', ierr)
-  call finish('usempi_callbacks')
+  call check_ok('MPI_FINALIZE', ierr)
+  call finish()
 end program usempi_callbacks
