@@ -12,6 +12,7 @@ use crate::engine::{
     AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec,
     Language, Object, ObjectKind, Result, Universe, Word,
 };
+use crate::ffi::current;
 
 /// A C copy callback of any kind. Handles are pointers, so the kinds' callback types differ
 /// only in the pointee of the first argument and are ABI-compatible with this one.
@@ -150,6 +151,7 @@ fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
     Ok(())
 }
 
+#[inline(always)]
 fn set_attr<H: CHandle>(handle: H, keyval: c_int, value: *mut c_void) -> Result<()>
 where
     H::Object: Object,
@@ -157,6 +159,7 @@ where
     universe()?.set_attr(decode(handle)?, Keyval(keyval), Language::C, value as Word)
 }
 
+#[inline(always)]
 fn get_attr<H: CHandle>(
     handle: H,
     keyval: c_int,
@@ -183,6 +186,7 @@ where
     Ok(())
 }
 
+#[inline(always)]
 fn delete_attr<H: CHandle>(handle: H, keyval: c_int) -> Result<()>
 where
     H::Object: Object,
@@ -219,12 +223,28 @@ macro_rules! attribute_functions {
             }
 
             /// Stores a C pointer; an existing value is deleted first.
-            fn $set / $pset($obj: $handle, $keyval: c_int, attribute_val: *mut c_void) on $target => {
+            fn $set / $pset($obj: $handle, $keyval: c_int, attribute_val: *mut c_void) on $target, fast {
+                let object = decode($obj).ok()?;
+                let replaced = current()?.replace_attr_fast(object, Keyval($keyval), attribute_val as Word);
+                replaced.then_some(abi::MPI_SUCCESS as c_int)
+            } => {
                 set_attr($obj, $keyval, attribute_val)
             }
 
             /// Reads the attribute as C sees it (SPEC §3).
-            fn $get / $pget($obj: $handle, $keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) on $target => {
+            fn $get / $pget($obj: $handle, $keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) on $target, fast {
+                if attribute_val.is_null() || flag.is_null() {
+                    return None;
+                }
+                let object = decode($obj).ok()?;
+                let word = current()?.get_attr_fast(object, Keyval($keyval), Language::C)?;
+                // SAFETY: both are non-null (checked) output arguments, valid for writes.
+                unsafe {
+                    attribute_val.cast::<*mut c_void>().write(word as *mut c_void);
+                    flag.write(1);
+                }
+                Some(abi::MPI_SUCCESS as c_int)
+            } => {
                 get_attr($obj, $keyval, attribute_val, flag)
             }
 

@@ -21,7 +21,8 @@ mod win;
 macro_rules! mpi_functions {
     ($(
         $(#[doc = $doc:literal])*
-        fn $mpi:ident / $pmpi:ident ($($arg:ident: $ty:ty),* $(,)?) on $target:expr => $body:block
+        fn $mpi:ident / $pmpi:ident ($($arg:ident: $ty:ty),* $(,)?) on $target:expr
+            $(, fast $fast:block)? => $body:block
     )*) => {$(
         $(#[doc = $doc])*
         ///
@@ -29,15 +30,28 @@ macro_rules! mpi_functions {
         /// Every pointer argument is NULL or valid for the accesses the MPI standard describes.
         #[no_mangle]
         pub unsafe extern "C" fn $pmpi($($arg: $ty),*) -> std::ffi::c_int {
-            $crate::ffi::call(
-                stringify!($mpi),
-                || $target,
-                |line: &mut String| {
-                    let args: &[(&str, &dyn $crate::ffi::Arg)] = &[$((stringify!($arg), &$arg)),*];
-                    $crate::ffi::args::describe_all(line, args);
-                },
-                || -> $crate::engine::Result<()> { $body },
-            )
+            /// The function whole: argument checks, the engine, the error handler.
+            #[inline(never)]
+            unsafe fn whole($($arg: $ty),*) -> std::ffi::c_int {
+                $crate::ffi::call(
+                    stringify!($mpi),
+                    move || $target,
+                    move |line: &mut String| {
+                        let args: &[(&str, &dyn $crate::ffi::Arg)] = &[$((stringify!($arg), &$arg)),*];
+                        $crate::ffi::args::describe_all(line, args);
+                    },
+                    || -> $crate::engine::Result<()> { $body },
+                )
+            }
+            $(
+                // The common case first, without any call; `None` goes the whole way.
+                let fast = || -> Option<std::ffi::c_int> { $fast };
+                if let Some(code) = fast() {
+                    return code;
+                }
+            )?
+            // SAFETY: the same contract as this function's.
+            unsafe { whole($($arg),*) }
         }
 
         $(#[doc = $doc])*

@@ -1,283 +1,462 @@
-//! The attributes of one object: a hash index over an array kept in the order the values
-//! were set.
+//! The attributes of one object, in one allocation of 16-byte entries.
 //!
-//! Lookup is one hash probe, whatever the number of attributes (MPICH walks a list). The
-//! array gives copy order (oldest first) and delete order (newest first) without sorting.
-//! Removing leaves a hole that a later compaction closes; replacing a value removes it and
-//! appends the new one, because a replaced value counts as newly set.
+//! Up to [`SMALL`] entries are found by a linear scan; beyond that the same slice is an
+//! open-addressing hash table (linear probing, at most 4/5 full, grown by half). A get is one
+//! probe whatever the number of attributes (MPICH walks a list), an object without attributes
+//! has no allocation, and no size needs more than 32 bytes of heap per attribute.
+//!
+//! The order in which values were set (copies go oldest first, deletes newest first) is a
+//! sequence number in each entry: a replaced value takes the next number, in place. Callers
+//! that need the order sort by it ([`AttrSet::keyvals_by_age`]); bulk copies and frees
+//! without user callbacks need no order at all.
 
 use super::keyval::Keyval;
-use super::value::Stored;
+use super::value::Language;
 
-/// One attribute.
-#[derive(Clone, Debug)]
+/// Sets up to this size are scanned, not hashed.
+const SMALL: usize = 8;
+/// Entry metadata: bits 0-1 the tag, bit 2 "delete callback running", bits 3-4 what a copy
+/// does ([`Copying`]), bit 5 "has a delete callback", bits 6.. the sequence. What copies and
+/// deletes do is the keyval's and never changes: keeping it here lets bulk copies and frees
+/// run without looking keyvals up.
+const TAG_BITS: u32 = 0b11;
+const DELETING: u32 = 0b100;
+const COPY_SHIFT: u32 = 3;
+const COPY_BITS: u32 = 0b11 << COPY_SHIFT;
+const DELETE_CALLBACK: u32 = 0b10_0000;
+const ACTION_BITS: u32 = COPY_BITS | DELETE_CALLBACK;
+const SEQ_SHIFT: u32 = 6;
+/// Sequence numbers stay below this; reaching it renumbers the set.
+const SEQ_LIMIT: u32 = 1 << (32 - SEQ_SHIFT);
+
+/// What duplicating the object does to an attribute (its keyval's copy action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Copying {
+    /// MPI_*_NULL_COPY_FN: the copy lacks it.
+    Drop = 0,
+    /// MPI_*_DUP_FN: the copy has the same word and tag.
+    Duplicate = 1,
+    /// A user callback decides.
+    Callback = 2,
+}
+
+/// What a keyval's values do on copy and delete, as its entries keep it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Actions {
+    pub(crate) copy: Copying,
+    pub(crate) delete_callback: bool,
+}
+
+impl Actions {
+    fn bits(self) -> u32 {
+        (self.copy as u32) << COPY_SHIFT
+            | if self.delete_callback {
+                DELETE_CALLBACK
+            } else {
+                0
+            }
+    }
+}
+
+/// One attribute: its keyval, its tag, state, actions and age, and its word (a C pointer, or
+/// the index of a Fortran value's cell). A keyval of 0 (MPI_KEYVAL_INVALID) marks an empty
+/// slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub(crate) keyval: Keyval,
+    meta: u32,
+    pub(crate) word: usize,
+}
+
+impl Entry {
+    pub(crate) fn tag(&self) -> Language {
+        Language::from_bits(self.meta & TAG_BITS)
+    }
+
     /// Its delete callback is running; the deletion under way decides its fate.
-    pub(crate) deleting: bool,
-    pub(crate) value: Stored,
+    pub(crate) fn deleting(&self) -> bool {
+        self.meta & DELETING != 0
+    }
+
+    pub(crate) fn set_deleting(&mut self, deleting: bool) {
+        if deleting {
+            self.meta |= DELETING;
+        } else {
+            self.meta &= !DELETING;
+        }
+    }
+
+    /// What a copy of the object does with it.
+    pub(crate) fn copying(&self) -> Copying {
+        match (self.meta & COPY_BITS) >> COPY_SHIFT {
+            0 => Copying::Drop,
+            1 => Copying::Duplicate,
+            _ => Copying::Callback,
+        }
+    }
+
+    /// Whether deleting it runs a callback.
+    pub(crate) fn has_delete_callback(&self) -> bool {
+        self.meta & DELETE_CALLBACK != 0
+    }
+
+    fn seq(&self) -> u32 {
+        self.meta >> SEQ_SHIFT
+    }
+
+    fn is_empty(&self) -> bool {
+        self.keyval.0 == 0
+    }
 }
 
-#[derive(Default, Debug)]
+/// The attributes of one object.
+#[derive(Debug, Default, Clone)]
 pub(crate) struct AttrSet {
-    /// Entries in the order they were set; `None` is a hole left by a removal.
-    entries: Vec<Option<Entry>>,
-    /// Open addressing with linear probing: 0 is empty, else an index into `entries` plus 1.
-    index: Vec<u32>,
-    live: usize,
+    /// Capacity = length: at most SMALL slots scanned, or a hash table.
+    slots: Box<[Entry]>,
+    len: u32,
+    next_seq: u32,
 }
 
-const EMPTY: u32 = 0;
-
-fn hash(keyval: Keyval, mask: usize) -> usize {
-    // Keyval numbers are consecutive integers: a multiplicative hash spreads them well.
-    ((keyval.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
+fn home(keyval: Keyval, capacity: usize) -> usize {
+    // Keyval numbers differ in their low bits: a multiplicative hash spreads them, and the
+    // high half of the product picks the slot without a division.
+    let hash = (keyval.0 as u32).wrapping_mul(0x9E37_79B1);
+    ((u64::from(hash) * capacity as u64) >> 32) as usize
 }
 
 impl AttrSet {
     pub(crate) fn len(&self) -> usize {
-        self.live
+        self.len as usize
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.live == 0
+    fn hashed(&self) -> bool {
+        self.slots.len() > SMALL
     }
 
-    /// The index slot holding `keyval`, or the empty slot where it would go.
-    fn probe(&self, keyval: Keyval) -> (usize, bool) {
-        let mask = self.index.len() - 1;
-        let mut slot = hash(keyval, mask);
+    /// The slot holding `keyval`.
+    #[inline]
+    fn find(&self, keyval: Keyval) -> Option<usize> {
+        if keyval.0 == 0 {
+            return None; // MPI_KEYVAL_INVALID: never stored, and it marks empty slots
+        }
+        if !self.hashed() {
+            return self.slots.iter().position(|e| e.keyval == keyval);
+        }
+        let capacity = self.slots.len();
+        let mut slot = home(keyval, capacity);
         loop {
-            let at = self.index[slot];
-            if at == EMPTY {
-                return (slot, false);
-            }
-            let entry = self.entries[(at - 1) as usize]
-                .as_ref()
-                .expect("the index only points at live entries");
+            // `get` rather than indexing: the slot is always in range, and no panic path
+            // means no unwinding code around the callers' fast paths.
+            let entry = self.slots.get(slot)?;
             if entry.keyval == keyval {
-                return (slot, true);
+                return Some(slot);
             }
-            slot = (slot + 1) & mask;
+            if entry.is_empty() {
+                return None;
+            }
+            slot += 1;
+            if slot == capacity {
+                slot = 0;
+            }
         }
     }
 
+    #[inline]
     pub(crate) fn get(&self, keyval: Keyval) -> Option<&Entry> {
-        if self.live == 0 {
+        if self.len == 0 {
             return None;
         }
-        let (slot, found) = self.probe(keyval);
-        found.then(|| {
-            self.entries[(self.index[slot] - 1) as usize]
-                .as_ref()
-                .expect("the index only points at live entries")
-        })
+        self.slots.get(self.find(keyval)?)
     }
 
     pub(crate) fn get_mut(&mut self, keyval: Keyval) -> Option<&mut Entry> {
-        if self.live == 0 {
+        if self.len == 0 {
             return None;
         }
-        let (slot, found) = self.probe(keyval);
-        if !found {
-            return None;
-        }
-        let at = (self.index[slot] - 1) as usize;
-        self.entries[at].as_mut()
+        let slot = self.find(keyval)?;
+        self.slots.get_mut(slot)
     }
 
-    /// Appends a value for a keyval that has none on this object.
-    pub(crate) fn push(&mut self, keyval: Keyval, value: Stored) {
-        if (self.live + 1) * 2 > self.index.len() {
-            self.grow_index();
+    /// The next sequence number: this value is the newest.
+    fn take_seq(&mut self) -> u32 {
+        if self.next_seq == SEQ_LIMIT {
+            self.renumber();
         }
-        if self.entries.len() >= u32::MAX as usize - 1 {
-            self.compact();
+        self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Numbers the entries 0.. in their order (after 2^29 sets on one object).
+    fn renumber(&mut self) {
+        let order = self.keyvals_by_age();
+        for (seq, keyval) in order.iter().enumerate() {
+            let entry = self.get_mut(*keyval).expect("listed");
+            entry.meta = (entry.meta & !(u32::MAX << SEQ_SHIFT)) | ((seq as u32) << SEQ_SHIFT);
         }
-        let (slot, found) = self.probe(keyval);
-        debug_assert!(!found, "push of a keyval already present");
-        self.entries.push(Some(Entry {
+        self.next_seq = order.len() as u32;
+    }
+
+    /// Adds a value for a keyval the object has no value for; it is the newest.
+    pub(crate) fn insert(&mut self, keyval: Keyval, actions: Actions, tag: Language, word: usize) {
+        debug_assert!(
+            self.get(keyval).is_none(),
+            "insert of a keyval already present"
+        );
+        let seq = self.take_seq();
+        let entry = Entry {
             keyval,
-            deleting: false,
-            value,
-        }));
-        self.index[slot] = self.entries.len() as u32;
-        self.live += 1;
+            meta: tag.bits() | actions.bits() | (seq << SEQ_SHIFT),
+            word,
+        };
+        let needed = self.len as usize + 1;
+        let fits = if self.hashed() {
+            needed * 5 <= self.slots.len() * 4
+        } else {
+            needed <= self.slots.len()
+        };
+        if !fits {
+            let capacity = if needed <= SMALL {
+                needed.next_power_of_two()
+            } else {
+                (needed * 9 / 5 + 1).max(self.slots.len() * 3 / 2)
+            };
+            self.resize(capacity);
+        }
+        self.place(entry);
+        self.len += 1;
     }
 
-    /// Removes and returns the entry for `keyval`.
-    pub(crate) fn remove(&mut self, keyval: Keyval) -> Option<Entry> {
-        if self.live == 0 {
-            return None;
-        }
-        let (mut slot, found) = self.probe(keyval);
-        if !found {
-            return None;
-        }
-        let at = (self.index[slot] - 1) as usize;
-        let entry = self.entries[at].take();
-        self.live -= 1;
-        // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
-        let mask = self.index.len() - 1;
-        let mut next = (slot + 1) & mask;
-        while self.index[next] != EMPTY {
-            let moved = self.index[next];
-            let home = hash(
-                self.entries[(moved - 1) as usize]
-                    .as_ref()
-                    .expect("the index only points at live entries")
-                    .keyval,
-                mask,
-            );
-            // Move `moved` back into `slot` unless its home lies cyclically in (slot, next].
-            let stays = if slot <= next {
-                slot < home && home <= next
-            } else {
-                slot < home || home <= next
-            };
-            if !stays {
-                self.index[slot] = moved;
-                slot = next;
+    /// Puts an entry into a free slot (there is one).
+    fn place(&mut self, entry: Entry) {
+        let capacity = self.slots.len();
+        let mut slot = if self.hashed() {
+            home(entry.keyval, capacity)
+        } else {
+            0
+        };
+        while !self.slots[slot].is_empty() {
+            slot += 1;
+            if slot == capacity {
+                slot = 0;
             }
-            next = (next + 1) & mask;
         }
-        self.index[slot] = EMPTY;
-        let holes = self.entries.len() - self.live;
-        if self.live == 0 {
-            self.entries.clear();
-        } else if holes > 16 && holes > self.live {
-            self.compact();
+        self.slots[slot] = entry;
+    }
+
+    fn resize(&mut self, capacity: usize) {
+        let old = std::mem::replace(
+            &mut self.slots,
+            vec![Entry::default(); capacity].into_boxed_slice(),
+        );
+        for entry in old.iter().filter(|e| !e.is_empty()) {
+            self.place(*entry);
         }
-        entry
+    }
+
+    /// Replaces the value of a present keyval in place; the new value is the newest.
+    pub(crate) fn replace(&mut self, keyval: Keyval, tag: Language, word: usize) -> Entry {
+        let seq = self.take_seq();
+        let entry = self.get_mut(keyval).expect("replace of a present keyval");
+        let old = *entry;
+        entry.meta = tag.bits() | (old.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
+        entry.word = word;
+        old
+    }
+
+    /// Removes and returns the entry for `keyval`. The last one going frees the allocation.
+    pub(crate) fn remove(&mut self, keyval: Keyval) -> Option<Entry> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut slot = self.find(keyval)?;
+        let entry = std::mem::take(&mut self.slots[slot]);
+        self.len -= 1;
+        if self.len == 0 {
+            self.slots = Box::default();
+            self.next_seq = 0;
+            return Some(entry);
+        }
+        if self.hashed() {
+            // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
+            let capacity = self.slots.len();
+            let mut next = (slot + 1) % capacity;
+            while !self.slots[next].is_empty() {
+                let at = home(self.slots[next].keyval, capacity);
+                // Move the entry back into `slot` unless its home lies cyclically in
+                // (slot, next].
+                let stays = if slot <= next {
+                    slot < at && at <= next
+                } else {
+                    slot < at || at <= next
+                };
+                if !stays {
+                    self.slots[slot] = std::mem::take(&mut self.slots[next]);
+                    slot = next;
+                }
+                next = (next + 1) % capacity;
+            }
+        }
+        Some(entry)
+    }
+
+    /// The entries, in no particular order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.slots.iter().filter(|e| !e.is_empty())
+    }
+
+    /// The entries, mutably, in no particular order.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
+        self.slots.iter_mut().filter(|e| !e.is_empty())
     }
 
     /// Keyvals in the order their values were set, oldest first.
-    pub(crate) fn keyvals_oldest_first(&self) -> Vec<Keyval> {
-        self.entries.iter().flatten().map(|e| e.keyval).collect()
+    pub(crate) fn keyvals_by_age(&self) -> Vec<Keyval> {
+        let mut entries: Vec<(u32, Keyval)> = self.iter().map(|e| (e.seq(), e.keyval)).collect();
+        entries.sort_unstable();
+        entries.into_iter().map(|(_, keyval)| keyval).collect()
     }
 
-    /// Keyvals newest first: the order in which an object's attributes are deleted.
-    pub(crate) fn keyvals_newest_first(&self) -> Vec<Keyval> {
-        self.entries
-            .iter()
-            .rev()
-            .flatten()
-            .map(|e| e.keyval)
-            .collect()
-    }
-
-    /// Entries in set order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.entries.iter().flatten()
-    }
-
-    fn grow_index(&mut self) {
-        let size = (self.index.len() * 2).max(8);
-        self.rebuild_index(size);
-    }
-
-    fn compact(&mut self) {
-        self.entries.retain(Option::is_some);
-        let size = self.index.len();
-        self.rebuild_index(size);
-    }
-
-    fn rebuild_index(&mut self, size: usize) {
-        self.index.clear();
-        self.index.resize(size, EMPTY);
-        let mask = size - 1;
-        for (at, entry) in self.entries.iter().enumerate() {
-            if let Some(entry) = entry {
-                let mut slot = hash(entry.keyval, mask);
-                while self.index[slot] != EMPTY {
-                    slot = (slot + 1) & mask;
-                }
-                self.index[slot] = at as u32 + 1;
-            }
+    /// Keeps the entries `keep` says stay (each is passed to it once) and removes the others.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Entry) -> bool) {
+        let gone: Vec<Keyval> = self.iter().filter(|e| !keep(e)).map(|e| e.keyval).collect();
+        for keyval in gone {
+            self.remove(keyval);
         }
+    }
+
+    /// Heap bytes held (for tests of the memory bound).
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.slots)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::value::Language;
 
-    fn c(word: isize) -> Stored {
-        Stored::new(Language::C, word)
-    }
+    const PLAIN: Actions = Actions {
+        copy: Copying::Duplicate,
+        delete_callback: false,
+    };
 
-    fn value(set: &AttrSet, k: i32) -> Option<isize> {
-        set.get(Keyval(k)).map(|e| e.value.view(Language::C))
+    fn word(set: &AttrSet, k: i32) -> Option<usize> {
+        set.get(Keyval(k)).map(|e| e.word)
     }
 
     #[test]
-    fn push_get_remove_keep_order() {
+    fn insert_get_remove_keep_order() {
         let mut set = AttrSet::default();
         for k in 1..=100 {
-            set.push(Keyval(k), c(k as isize * 10));
+            set.insert(Keyval(k), PLAIN, Language::C, k as usize * 10);
         }
         assert_eq!(set.len(), 100);
         for k in 1..=100 {
-            assert_eq!(value(&set, k), Some(k as isize * 10));
+            assert_eq!(word(&set, k), Some(k as usize * 10));
         }
         for k in (1..=100).step_by(3) {
             assert!(set.remove(Keyval(k)).is_some());
         }
         assert!(set.remove(Keyval(1)).is_none());
         for k in 1..=100 {
-            let expect = (k % 3 != 1).then_some(k as isize * 10);
-            assert_eq!(value(&set, k), expect, "keyval {k}");
+            let expect = (k % 3 != 1).then_some(k as usize * 10);
+            assert_eq!(word(&set, k), expect, "keyval {k}");
         }
-        let order = set.keyvals_oldest_first();
+        let order = set.keyvals_by_age();
         assert!(order.windows(2).all(|w| w[0].0 < w[1].0));
-        let mut reversed = set.keyvals_newest_first();
-        reversed.reverse();
-        assert_eq!(order, reversed);
+        assert_eq!(order.len(), set.len());
     }
 
     #[test]
-    fn replace_moves_to_the_end() {
+    fn replace_counts_as_newest() {
         let mut set = AttrSet::default();
         for k in 1..=3 {
-            set.push(Keyval(k), c(k as isize));
+            set.insert(Keyval(k), PLAIN, Language::C, k as usize);
         }
-        set.remove(Keyval(1));
-        set.push(Keyval(1), c(11));
+        let old = set.replace(Keyval(1), Language::FortranAddress, 11);
+        assert_eq!(old.word, 1);
+        let entry = set.get(Keyval(1)).unwrap();
+        assert_eq!(entry.tag(), Language::FortranAddress);
         assert_eq!(
-            set.keyvals_newest_first(),
-            vec![Keyval(1), Keyval(3), Keyval(2)]
+            entry.copying(),
+            Copying::Duplicate,
+            "the keyval's actions stay"
+        );
+        assert!(!entry.has_delete_callback());
+        assert_eq!(set.keyvals_by_age(), vec![Keyval(2), Keyval(3), Keyval(1)]);
+    }
+
+    #[test]
+    fn the_last_removal_frees_everything() {
+        let mut set = AttrSet::default();
+        assert_eq!(set.heap_bytes(), 0);
+        set.insert(Keyval(7), PLAIN, Language::C, 1);
+        assert_eq!(set.heap_bytes(), 16, "one attribute, one 16-byte entry");
+        set.remove(Keyval(7));
+        assert_eq!(set.heap_bytes(), 0);
+    }
+
+    #[test]
+    fn at_most_32_heap_bytes_per_attribute_at_every_size() {
+        let mut set = AttrSet::default();
+        for n in 1..=5000 {
+            set.insert(Keyval(n), PLAIN, Language::C, 0);
+            // Entries, plus the allocator's 16-byte header of the one allocation.
+            let bytes = set.heap_bytes() + 16;
+            assert!(bytes <= 32 * n as usize, "{bytes} bytes for {n} attributes");
+        }
+    }
+
+    #[test]
+    fn renumbering_keeps_the_order() {
+        let mut set = AttrSet::default();
+        for k in 1..=20 {
+            set.insert(Keyval(k), PLAIN, Language::C, 0);
+        }
+        set.next_seq = SEQ_LIMIT;
+        set.replace(Keyval(5), Language::C, 1);
+        let mut expect: Vec<Keyval> = (1..=20).filter(|k| *k != 5).map(Keyval).collect();
+        expect.push(Keyval(5));
+        assert_eq!(set.keyvals_by_age(), expect);
+        assert_eq!(
+            set.next_seq, 21,
+            "renumbered 0..20, then the replace took 20"
         );
     }
 
     #[test]
     fn heavy_churn_matches_a_simple_model() {
         let mut set = AttrSet::default();
-        let mut model: Vec<(i32, isize)> = Vec::new();
+        let mut model: Vec<(i32, usize)> = Vec::new();
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        for step in 0..20_000 {
+        for step in 0..50_000usize {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let k = (x % 300) as i32 + 1;
-            if let Some(pos) = model.iter().position(|(mk, _)| *mk == k) {
-                model.remove(pos);
-                assert!(set.remove(Keyval(k)).is_some());
-                if x % 2 == 0 {
-                    set.push(Keyval(k), c(step));
+            match model.iter().position(|(mk, _)| *mk == k) {
+                Some(pos) if x % 3 == 0 => {
+                    model.remove(pos);
+                    model.push((k, step));
+                    set.replace(Keyval(k), Language::C, step);
+                }
+                Some(pos) => {
+                    model.remove(pos);
+                    assert!(set.remove(Keyval(k)).is_some());
+                }
+                None => {
+                    set.insert(Keyval(k), PLAIN, Language::C, step);
                     model.push((k, step));
                 }
-            } else {
-                set.push(Keyval(k), c(step));
-                model.push((k, step));
             }
             assert_eq!(set.len(), model.len());
         }
-        let order: Vec<i32> = set.keyvals_oldest_first().iter().map(|k| k.0).collect();
+        let order: Vec<i32> = set.keyvals_by_age().iter().map(|k| k.0).collect();
         let expect: Vec<i32> = model.iter().map(|(k, _)| *k).collect();
         assert_eq!(order, expect);
         for (k, v) in model {
-            assert_eq!(value(&set, k), Some(v));
+            assert_eq!(word(&set, k), Some(v));
         }
     }
 }

@@ -1,17 +1,17 @@
 //! Keyvals: numbers, callbacks, and the deferred free of SPEC §4.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
+use super::attrs::{Actions, Copying};
 use super::error::{Error, Result};
 use super::value::{Language, Word};
 use super::{AnyObject, ObjectKind, Universe};
 
 /// An attribute key. Its number is what C and Fortran programs hold; it is positive, never a
-/// predefined keyval's number, and not reused while the universe lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// predefined keyval's number, and comes back only after about a million keyvals were freed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Keyval(pub i32);
 
 impl Keyval {
@@ -45,7 +45,7 @@ impl Keyval {
     /// Whether this is one of the predefined keyvals (MPI_TAG_UB, MPI_WIN_BASE, ...), whose
     /// values belong to the object: they are never deleted on their own, only with it.
     pub fn is_predefined(self) -> bool {
-        self.0 > 0 && self.0 < FIRST_NUMBER
+        self.0 > 0 && self.0 >> SLOT_BITS == 0
     }
 }
 
@@ -168,48 +168,70 @@ pub(crate) struct Record {
     pub(crate) spec: KeyvalSpec,
     pub(crate) predefined: bool,
     pub(crate) freed: bool,
-    /// Attributes holding it, plus operations under way that pinned it.
-    pub(crate) users: usize,
 }
 
-/// The first number handed out; everything below is reserved for predefined keyvals.
-const FIRST_NUMBER: i32 = 4096;
-
-/// Keyval numbers are small consecutive integers: a multiplicative hash spreads them, with
-/// none of SipHash's cost (numbers come from the library, not from an attacker).
-#[derive(Default)]
-pub(crate) struct NumberHasher(u64);
-
-impl Hasher for NumberHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
+impl Record {
+    fn new(spec: KeyvalSpec, predefined: bool) -> Record {
+        Record {
+            spec,
+            predefined,
+            freed: false,
         }
     }
 
-    fn write_i32(&mut self, value: i32) {
-        self.0 = (value as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// What its values do on copy and delete, as their entries keep it.
+    pub(crate) fn actions(&self) -> Actions {
+        Actions {
+            copy: match self.spec.copy {
+                CopyAction::Null => Copying::Drop,
+                CopyAction::Dup => Copying::Duplicate,
+                CopyAction::Call(_) => Copying::Callback,
+            },
+            delete_callback: matches!(self.spec.delete, DeleteAction::Call(_)),
+        }
     }
 }
 
-type NumberMap<V> = HashMap<Keyval, V, BuildHasherDefault<NumberHasher>>;
+/// A user keyval's number is `generation << SLOT_BITS | slot`: the slot finds its record in
+/// one step, and the generation (1 to 1023, advanced each time the slot is reused) tells a
+/// stale number from the keyval that now has the slot. Every number is at least 2^21, far
+/// above the predefined keyvals.
+const SLOT_BITS: u32 = 21;
+const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
+const GENERATIONS: u16 = 1 << (31 - SLOT_BITS);
+/// At most this many keyvals live at once (2 097 152).
+const SLOTS: usize = 1 << SLOT_BITS;
+/// A freed slot is reused only once this many others are free too, oldest first: a number
+/// comes back only after about a million keyvals have been freed.
+const REUSE_DELAY: usize = 1024;
+
+#[derive(Debug, Default)]
+struct Slot {
+    generation: u16,
+    record: Option<Record>,
+}
 
 #[derive(Debug)]
 pub(crate) struct Registry {
-    records: NumberMap<Record>,
-    next: i32,
+    slots: Vec<Slot>,
+    /// Per slot: the attributes holding its keyval, plus operations under way that pinned
+    /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
+    users: Vec<u32>,
+    free: VecDeque<u32>,
+    live: usize,
+    /// MPI_TAG_UB ... and MPI_WIN_BASE ..., by number.
+    predefined: Vec<(Keyval, Record)>,
 }
 
 impl Registry {
     /// A registry with no keyvals at all, not even the predefined ones.
     pub(crate) fn empty() -> Registry {
         Registry {
-            records: NumberMap::default(),
-            next: FIRST_NUMBER,
+            slots: Vec::new(),
+            users: Vec::new(),
+            free: VecDeque::new(),
+            live: 0,
+            predefined: Vec::new(),
         }
     }
 
@@ -230,7 +252,9 @@ impl Registry {
             Keyval::LASTUSEDCODE,
             Keyval::UNIVERSE_SIZE,
         ] {
-            registry.insert_predefined(keyval, comm(CopyAction::Dup));
+            registry
+                .predefined
+                .push((keyval, Record::new(comm(CopyAction::Dup), true)));
         }
         for keyval in [
             Keyval::WIN_BASE,
@@ -241,53 +265,69 @@ impl Registry {
         ] {
             let mut spec = comm(CopyAction::Null);
             spec.kind = ObjectKind::Win;
-            registry.insert_predefined(keyval, spec);
+            registry.predefined.push((keyval, Record::new(spec, true)));
         }
         registry
     }
 
-    fn insert_predefined(&mut self, keyval: Keyval, spec: KeyvalSpec) {
-        self.records.insert(
-            keyval,
-            Record {
-                spec,
-                predefined: true,
-                freed: false,
-                users: 0,
-            },
-        );
-    }
-
+    /// Live keyvals, predefined ones included.
     pub(crate) fn len(&self) -> usize {
-        self.records.len()
+        self.live + self.predefined.len()
     }
 
     pub(crate) fn create(&mut self, spec: KeyvalSpec) -> Result<Keyval> {
-        if self.records.len() >= (i32::MAX - FIRST_NUMBER) as usize {
-            return Err(Error::NoMemory);
+        let slot = if self.free.len() > REUSE_DELAY || self.slots.len() == SLOTS {
+            self.free.pop_front().ok_or(Error::NoMemory)?
+        } else {
+            self.slots.push(Slot::default());
+            self.users.push(0);
+            (self.slots.len() - 1) as u32
+        };
+        let entry = &mut self.slots[slot as usize];
+        entry.generation = entry.generation % (GENERATIONS - 1) + 1;
+        entry.record = Some(Record::new(spec, false));
+        self.live += 1;
+        Ok(Keyval(
+            i32::from(entry.generation) << SLOT_BITS | slot as i32,
+        ))
+    }
+
+    fn record(&self, keyval: Keyval) -> Option<&Record> {
+        if keyval.0 >> SLOT_BITS == 0 {
+            return self
+                .predefined
+                .iter()
+                .find(|(k, _)| *k == keyval)
+                .map(|(_, r)| r);
         }
-        loop {
-            let keyval = Keyval(self.next);
-            self.next = if self.next == i32::MAX {
-                FIRST_NUMBER
-            } else {
-                self.next + 1
-            };
-            if let std::collections::hash_map::Entry::Vacant(slot) = self.records.entry(keyval) {
-                slot.insert(Record {
-                    spec,
-                    predefined: false,
-                    freed: false,
-                    users: 0,
-                });
-                return Ok(keyval);
-            }
+        let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
+        if i32::from(slot.generation) != keyval.0 >> SLOT_BITS {
+            return None;
         }
+        slot.record.as_ref()
+    }
+
+    /// The record of a user keyval, mutably (predefined keyvals are never counted or freed).
+    fn user_record_mut(&mut self, keyval: Keyval) -> Option<&mut Record> {
+        let slot = self.slots.get_mut((keyval.0 & SLOT_MASK) as usize)?;
+        if keyval.0 >> SLOT_BITS == 0 || i32::from(slot.generation) != keyval.0 >> SLOT_BITS {
+            return None;
+        }
+        slot.record.as_mut()
+    }
+
+    /// The record of a live user keyval of `kind` that may take new values, or `None`.
+    #[inline(always)]
+    pub(crate) fn settable(&self, keyval: Keyval, kind: ObjectKind) -> Option<&Record> {
+        let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
+        let record = slot.record.as_ref()?;
+        let current = i32::from(slot.generation) == keyval.0 >> SLOT_BITS;
+        (current && record.spec.kind == kind && !record.freed).then_some(record)
     }
 
     /// The record of a keyval of `kind`; fails for unknown numbers and other kinds.
     pub(crate) fn lookup(&self, keyval: Keyval, kind: ObjectKind) -> Result<&Record> {
-        let record = self.records.get(&keyval).ok_or(Error::InvalidKeyval)?;
+        let record = self.record(keyval).ok_or(Error::InvalidKeyval)?;
         if record.spec.kind != kind {
             return Err(Error::WrongKindKeyval {
                 found: record.spec.kind,
@@ -306,31 +346,112 @@ impl Registry {
         Ok(record)
     }
 
-    /// One more attribute or operation holds `keyval`.
+    /// The record of a keyval an attribute holds (always live).
+    pub(crate) fn held(&self, keyval: Keyval) -> &Record {
+        self.record(keyval)
+            .expect("a keyval lives while an attribute holds it")
+    }
+
+    /// One more attribute or operation holds `keyval` (a live user keyval).
+    #[inline(always)]
     pub(crate) fn acquire(&mut self, keyval: Keyval) {
-        if let Some(record) = self.records.get_mut(&keyval) {
-            record.users += 1;
+        if let Some(users) = self.users.get_mut((keyval.0 & SLOT_MASK) as usize) {
+            debug_assert!(
+                keyval.0 >> SLOT_BITS != 0,
+                "predefined keyvals are not counted"
+            );
+            *users += 1;
         }
     }
 
     /// One holder fewer; a freed keyval goes when its last holder does.
+    #[inline(always)]
     pub(crate) fn release(&mut self, keyval: Keyval) {
-        if let Some(record) = self.records.get_mut(&keyval) {
-            record.users = record.users.saturating_sub(1);
-            if record.freed && record.users == 0 {
-                self.records.remove(&keyval);
-            }
+        let slot = (keyval.0 & SLOT_MASK) as usize;
+        let Some(users) = self.users.get_mut(slot) else {
+            return;
+        };
+        *users = users.saturating_sub(1);
+        if *users == 0 {
+            self.release_last(keyval);
         }
+    }
+
+    /// The last holder of a keyval went: it goes too if it was freed.
+    #[cold]
+    fn release_last(&mut self, keyval: Keyval) {
+        if self
+            .user_record_mut(keyval)
+            .is_some_and(|record| record.freed)
+        {
+            self.vacate(keyval);
+        }
+    }
+
+    /// The keyval's number becomes invalid and its slot waits for reuse.
+    fn vacate(&mut self, keyval: Keyval) {
+        let slot = (keyval.0 & SLOT_MASK) as u32;
+        self.slots[slot as usize].record = None;
+        self.free.push_back(slot);
+        self.live -= 1;
     }
 
     /// MPI_*_free_keyval: the keyval goes now, or when its last attribute does.
     pub(crate) fn free(&mut self, keyval: Keyval, kind: ObjectKind) -> Result<()> {
-        let record = self.lookup_user(keyval, kind)?;
-        if record.users == 0 {
-            self.records.remove(&keyval);
-        } else if let Some(record) = self.records.get_mut(&keyval) {
-            record.freed = true;
+        self.lookup_user(keyval, kind)?;
+        if self.users[(keyval.0 & SLOT_MASK) as usize] == 0 {
+            self.vacate(keyval);
+        } else {
+            self.user_record_mut(keyval).expect("looked up").freed = true;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> KeyvalSpec {
+        KeyvalSpec {
+            kind: ObjectKind::Comm,
+            language: Language::C,
+            copy: CopyAction::Null,
+            delete: DeleteAction::Null,
+        }
+    }
+
+    #[test]
+    fn numbers_are_positive_distinct_and_far_from_the_predefined() {
+        let mut registry = Registry::new();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..100_000 {
+            let keyval = registry.create(spec()).unwrap();
+            assert!(keyval.0 >= 1 << SLOT_BITS && !keyval.is_predefined());
+            assert!(seen.insert(keyval), "{keyval:?} handed out twice");
+            registry.free(keyval, ObjectKind::Comm).unwrap();
+            assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
+        }
+        assert!(registry.slots.len() <= REUSE_DELAY + 2);
+    }
+
+    #[test]
+    fn a_stale_number_never_names_the_slots_next_keyval() {
+        let mut registry = Registry::new();
+        let first = registry.create(spec()).unwrap();
+        registry.free(first, ObjectKind::Comm).unwrap();
+        let mut reused = None;
+        for _ in 0..REUSE_DELAY + 2 {
+            let keyval = registry.create(spec()).unwrap();
+            if keyval.0 & SLOT_MASK == first.0 & SLOT_MASK {
+                reused = Some(keyval);
+            }
+            registry.free(keyval, ObjectKind::Comm).unwrap();
+        }
+        let reused = reused.expect("the slot came back");
+        assert_ne!(reused, first);
+        let live = registry.create(spec()).unwrap();
+        assert!(registry.lookup(first, ObjectKind::Comm).is_err());
+        assert!(registry.lookup(live, ObjectKind::Comm).is_ok());
     }
 }

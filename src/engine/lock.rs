@@ -2,9 +2,12 @@
 //!
 //! Under [`ThreadLevel::Single`] the state belongs to the thread that created the universe:
 //! taking it costs a thread-identity comparison and a plain flag, no atomic read-modify-write.
-//! Another thread is refused with an error instead of racing. Under
-//! [`ThreadLevel::Multiple`] a mutex serialises every access. In both modes the guard is
-//! only held for short critical sections: never while a user callback runs.
+//! Another thread is refused with an error instead of racing. The identity is the thread
+//! pointer register, read in one instruction where the architecture has one (a thread-local's
+//! address would cost a call into the dynamic linker from a shared library), else a
+//! thread-local's address. Under [`ThreadLevel::Multiple`] a mutex serialises every access.
+//! In both modes the guard is only held for short critical sections: never while a user
+//! callback runs.
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
@@ -22,13 +25,46 @@ pub enum ThreadLevel {
     Multiple,
 }
 
-thread_local! {
-    static THREAD_MARK: u8 = const { 0 };
+/// An identity for the calling thread, unique among live threads: its thread pointer.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn current_thread() -> usize {
+    let pointer: usize;
+    // SAFETY: on x86_64 Linux every thread's %fs base is its thread control block, whose
+    // first word points at itself (glibc and musl alike); reading it touches nothing else.
+    unsafe {
+        std::arch::asm!(
+            "mov {}, fs:0",
+            out(reg) pointer,
+            options(nostack, readonly, preserves_flags)
+        );
+    }
+    pointer
 }
 
-/// An identity for the calling thread, unique among live threads.
-pub(crate) fn current_thread_mark() -> usize {
-    THREAD_MARK.with(|mark| mark as *const u8 as usize)
+/// An identity for the calling thread, unique among live threads: its thread pointer.
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+pub(crate) fn current_thread() -> usize {
+    let pointer: usize;
+    // SAFETY: reading TPIDR_EL0, which every thread has, has no other effect.
+    unsafe {
+        std::arch::asm!(
+            "mrs {}, tpidr_el0",
+            out(reg) pointer,
+            options(nomem, nostack, preserves_flags)
+        );
+    }
+    pointer
+}
+
+/// An identity for the calling thread, unique among live threads: a thread-local's address.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) fn current_thread() -> usize {
+    thread_local! {
+        static MARK: u8 = const { 0 };
+    }
+    MARK.with(|mark| mark as *const u8 as usize)
 }
 
 pub(crate) struct StateLock<T> {
@@ -48,9 +84,15 @@ impl<T> StateLock<T> {
         StateLock {
             data: UnsafeCell::new(data),
             mutex: (level == ThreadLevel::Multiple).then(|| Mutex::new(())),
-            owner: current_thread_mark(),
+            owner: current_thread(),
             busy: AtomicBool::new(false),
         }
+    }
+
+    /// Whether the calling thread created the lock.
+    #[inline(always)]
+    pub(crate) fn is_owner(&self) -> bool {
+        current_thread() == self.owner
     }
 
     pub(crate) fn level(&self) -> ThreadLevel {
@@ -61,10 +103,7 @@ impl<T> StateLock<T> {
         }
     }
 
-    pub(crate) fn owner(&self) -> usize {
-        self.owner
-    }
-
+    #[inline(always)]
     pub(crate) fn lock(&self) -> Result<Guard<'_, T>, Error> {
         match &self.mutex {
             Some(mutex) => {
@@ -77,7 +116,7 @@ impl<T> StateLock<T> {
                 })
             }
             None => {
-                if current_thread_mark() != self.owner {
+                if !self.is_owner() {
                     return Err(Error::WrongThread);
                 }
                 // Only the owner thread reaches this point, so a relaxed load and store are
@@ -92,6 +131,23 @@ impl<T> StateLock<T> {
                 })
             }
         }
+    }
+}
+
+impl<T> StateLock<T> {
+    /// The guard without any call, in the one case that needs none: MPI_THREAD_SINGLE, on the
+    /// owning thread, not already held. `None` in every other case, where the caller goes
+    /// [`StateLock::lock`]'s way (which reports why).
+    #[inline(always)]
+    pub(crate) fn try_single(&self) -> Option<Guard<'_, T>> {
+        if self.mutex.is_some() || !self.is_owner() || self.busy.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.busy.store(true, Ordering::Relaxed);
+        Some(Guard {
+            lock: self,
+            _held: None,
+        })
     }
 }
 

@@ -28,11 +28,13 @@ mod datatypes;
 mod error;
 mod keyval;
 mod lock;
+mod predefined;
 mod table;
 mod value;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 pub use error::{Error, ErrorClass, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
@@ -40,11 +42,11 @@ pub use lock::ThreadLevel;
 pub use table::Id;
 pub use value::{Fint, Language, Word};
 
-use attrs::AttrSet;
+use attrs::{AttrSet, Copying, Entry};
 use keyval::Registry;
 use lock::StateLock;
 use table::Table;
-use value::Stored;
+use value::{Cells, Stored};
 
 /// The three kinds of object that carry attributes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -250,8 +252,11 @@ enum Detail {
 
 #[derive(Debug)]
 struct ObjectData {
-    /// `None` until the first attribute: an object without attributes spends nothing on them.
-    attrs: Option<Box<AttrSet>>,
+    /// No allocation until the first attribute: an object without attributes spends nothing
+    /// on them.
+    attrs: AttrSet,
+    /// The predefined attributes it carries (MPI_COMM_WORLD and its duplicates, windows).
+    predefined_values: Option<predefined::Values>,
     errhandler: ErrorHandler,
     predefined: bool,
     freeing: bool,
@@ -261,7 +266,8 @@ struct ObjectData {
 impl ObjectData {
     fn new(detail: Detail, errhandler: ErrorHandler) -> ObjectData {
         ObjectData {
-            attrs: None,
+            attrs: AttrSet::default(),
+            predefined_values: None,
             errhandler,
             predefined: false,
             freeing: false,
@@ -269,32 +275,9 @@ impl ObjectData {
         }
     }
 
-    fn attrs_mut(&mut self) -> &mut AttrSet {
-        self.attrs.get_or_insert_with(Default::default)
-    }
-
-    fn entry(&self, keyval: Keyval) -> Option<&attrs::Entry> {
-        self.attrs.as_ref()?.get(keyval)
-    }
-
-    fn entry_mut(&mut self, keyval: Keyval) -> Option<&mut attrs::Entry> {
-        self.attrs.as_mut()?.get_mut(keyval)
-    }
-
-    /// Replaces a value; the new one counts as newest.
-    fn replace_entry(&mut self, keyval: Keyval, value: Stored) {
-        let attrs = self.attrs_mut();
-        attrs.remove(keyval);
-        attrs.push(keyval, value);
-    }
-
-    fn remove_entry(&mut self, keyval: Keyval) -> Option<attrs::Entry> {
-        let attrs = self.attrs.as_mut()?;
-        let entry = attrs.remove(keyval);
-        if attrs.is_empty() {
-            self.attrs = None;
-        }
-        entry
+    /// Whether it has user attributes.
+    fn has_user_attributes(&self) -> bool {
+        self.attrs.len() > 0
     }
 }
 
@@ -303,10 +286,21 @@ struct State {
     objects: [Table<ObjectData>; 3],
     requests: Table<()>,
     keyvals: Registry,
+    cells: Cells,
     memory: HashMap<usize, Memory>,
 }
 
 impl State {
+    fn empty(keyvals: Registry) -> State {
+        State {
+            objects: Default::default(),
+            requests: Table::default(),
+            keyvals,
+            cells: Cells::default(),
+            memory: HashMap::new(),
+        }
+    }
+
     fn table(&self, kind: ObjectKind) -> &Table<ObjectData> {
         &self.objects[kind.slot()]
     }
@@ -325,11 +319,73 @@ impl State {
             .ok_or(Error::InvalidHandle(kind))
     }
 
-    /// Attaches a new value for a keyval the object has no value for.
+    /// What a reader in `language` sees of an attribute.
+    #[inline]
+    fn view(&self, entry: &Entry, language: Language) -> Word {
+        match entry.tag() {
+            Language::C => value::view(Language::C, entry.word as Word, 0, language),
+            tag => {
+                let cell = self.cells.get(entry.word as u32);
+                value::view(tag, **cell, Arc::as_ptr(cell) as usize, language)
+            }
+        }
+    }
+
+    /// An attribute's value, owned: a Fortran value's cell stays alive with it.
+    fn held(&self, entry: &Entry) -> Stored {
+        match entry.tag() {
+            Language::C => Stored::C(entry.word),
+            tag => Stored::Fortran(tag, self.cells.get(entry.word as u32).clone()),
+        }
+    }
+
+    /// The tag and word an entry keeps for a value (a Fortran value gets its cell).
+    fn store(&mut self, value: Stored) -> (Language, usize) {
+        match value {
+            Stored::C(p) => (Language::C, p),
+            Stored::Fortran(tag, cell) => (tag, self.cells.insert(cell) as usize),
+        }
+    }
+
+    /// Releases what an entry that is gone kept (a Fortran value's cell).
+    fn unstore(&mut self, entry: &Entry) {
+        if entry.tag() != Language::C {
+            self.cells.remove(entry.word as u32);
+        }
+    }
+
+    /// Attaches a new value for a keyval (live, of the object's kind) the object has no value
+    /// for.
     fn attach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
-        self.object_mut(kind, id)?.attrs_mut().push(keyval, value);
+        self.object(kind, id)?;
+        let actions = self.keyvals.held(keyval).actions();
+        let (tag, word) = self.store(value);
+        self.object_mut(kind, id)?
+            .attrs
+            .insert(keyval, actions, tag, word);
         self.keyvals.acquire(keyval);
         Ok(())
+    }
+
+    /// Replaces a present value in place; the new one counts as newest.
+    fn replace(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
+        self.object(kind, id)?;
+        let (tag, word) = self.store(value);
+        let old = self.object_mut(kind, id)?.attrs.replace(keyval, tag, word);
+        self.unstore(&old);
+        Ok(())
+    }
+
+    /// Removes a value and releases its keyval.
+    fn detach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval) {
+        let removed = self
+            .object_mut(kind, id)
+            .ok()
+            .and_then(|data| data.attrs.remove(keyval));
+        if let Some(entry) = removed {
+            self.unstore(&entry);
+            self.keyvals.release(keyval);
+        }
     }
 
     /// Removes a value whose delete callback succeeded (or that has none), or replaces it.
@@ -340,17 +396,16 @@ impl State {
         keyval: Keyval,
         replacement: Option<Stored>,
     ) -> Deleted {
-        let Ok(data) = self.object_mut(kind, id) else {
+        if self.object(kind, id).is_err() {
             return Deleted::Nothing;
-        };
+        }
         match replacement {
-            Some(value) => {
-                data.replace_entry(keyval, value);
-                Deleted::Replaced
-            }
+            Some(value) => match self.replace(kind, id, keyval, value) {
+                Ok(()) => Deleted::Replaced,
+                Err(_) => Deleted::Nothing,
+            },
             None => {
-                data.remove_entry(keyval);
-                self.keyvals.release(keyval);
+                self.detach(kind, id, keyval);
                 Deleted::Removed
             }
         }
@@ -359,11 +414,69 @@ impl State {
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
         if let Some(object) = self.table_mut(kind).remove(id) {
-            if let Some(attrs) = object.attrs {
-                for entry in attrs.iter() {
-                    self.keyvals.release(entry.keyval);
-                }
+            self.release_all(&object.attrs);
+        }
+    }
+
+    /// Releases what every entry of a set that is gone kept: cells and keyvals.
+    fn release_all(&mut self, attrs: &AttrSet) {
+        for entry in attrs.iter() {
+            self.unstore(entry);
+            self.keyvals.release(entry.keyval);
+        }
+    }
+
+    /// Whether deleting the object's attributes runs any user callback.
+    fn has_delete_callbacks(&self, kind: ObjectKind, id: Id) -> Result<bool> {
+        Ok(self
+            .object(kind, id)?
+            .attrs
+            .iter()
+            .any(Entry::has_delete_callback))
+    }
+
+    /// The copies of an object's attributes when no copy callback is involved, in one pass:
+    /// every value whose keyval copies with MPI_*_DUP_FN, with its word, tag and age, in
+    /// storage of its own. `None` if a copy callback is involved.
+    fn duplicate_attributes(&mut self, kind: ObjectKind, id: Id) -> Result<Option<AttrSet>> {
+        let State {
+            objects,
+            keyvals,
+            cells,
+            ..
+        } = self;
+        let source = &objects[kind.slot()]
+            .get(id)
+            .ok_or(Error::InvalidHandle(kind))?
+            .attrs;
+        if source.iter().any(|e| e.copying() == Copying::Callback) {
+            return Ok(None);
+        }
+        let mut copy = source.clone();
+        let mut dropped = false;
+        for entry in copy.iter_mut() {
+            if entry.copying() == Copying::Drop {
+                dropped = true;
+                continue;
             }
+            entry.set_deleting(false);
+            if entry.tag() != Language::C {
+                let value = **cells.get(entry.word as u32);
+                entry.word = cells.insert(Arc::new(value)) as usize;
+            }
+            keyvals.acquire(entry.keyval);
+        }
+        if dropped {
+            copy.retain(|entry| entry.copying() != Copying::Drop);
+        }
+        Ok(Some(copy))
+    }
+
+    /// Drops the user attributes of an object, without callbacks (none is needed).
+    fn drop_user_attributes(&mut self, kind: ObjectKind, id: Id) {
+        if let Ok(data) = self.object_mut(kind, id) {
+            let gone = std::mem::take(&mut data.attrs);
+            self.release_all(&gone);
         }
     }
 }
@@ -392,27 +505,11 @@ impl fmt::Debug for Universe {
     }
 }
 
-/// The values of the predefined attributes on MPI_COMM_WORLD (docs/semantics.md).
-const WORLD_ATTRIBUTES: [(Keyval, Word); 7] = [
-    (Keyval::TAG_UB, 2_147_483_647),
-    (Keyval::HOST, crate::abi::MPI_PROC_NULL as Word),
-    (Keyval::IO, 0),
-    (Keyval::WTIME_IS_GLOBAL, 1),
-    (Keyval::UNIVERSE_SIZE, 1),
-    (Keyval::APPNUM, 0),
-    (Keyval::LASTUSEDCODE, crate::abi::MPI_ERR_LASTCODE as Word),
-];
-
 impl Universe {
     /// A new universe: MPI_COMM_WORLD and MPI_COMM_SELF, every predefined datatype, and the
     /// predefined attributes. Under [`ThreadLevel::Single`] only the calling thread may use it.
     pub fn new(level: ThreadLevel) -> Universe {
-        let mut state = State {
-            objects: Default::default(),
-            requests: Table::default(),
-            keyvals: Registry::new(),
-            memory: HashMap::new(),
-        };
+        let mut state = State::empty(Registry::new());
         for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
             let mut world = ObjectData::new(
                 Detail::Comm {
@@ -434,16 +531,10 @@ impl Universe {
             datatype.predefined = true;
             state.table_mut(ObjectKind::Datatype).insert(datatype);
         }
-        for (keyval, value) in WORLD_ATTRIBUTES {
-            state
-                .attach(
-                    ObjectKind::Comm,
-                    Comm::WORLD.0,
-                    keyval,
-                    Stored::new(Language::FortranInteger, value),
-                )
-                .expect("MPI_COMM_WORLD exists");
-        }
+        state
+            .object_mut(ObjectKind::Comm, Comm::WORLD.0)
+            .expect("MPI_COMM_WORLD exists")
+            .predefined_values = Some(predefined::Values::world());
         Universe {
             state: StateLock::new(state, level),
         }
@@ -456,9 +547,10 @@ impl Universe {
 
     /// Whether the calling thread created the universe.
     pub fn is_main_thread(&self) -> bool {
-        lock::current_thread_mark() == self.state.owner()
+        self.state.is_owner()
     }
 
+    #[inline(always)]
     fn lock(&self) -> Result<lock::Guard<'_, State>> {
         self.state.lock()
     }
@@ -485,6 +577,7 @@ impl Universe {
 
     /// Reads the value `keyval` has on `object`, as a reader in `view` sees it (SPEC §3).
     /// `Ok(None)` when there is none. The Fortran INTEGER view comes sign-extended.
+    #[inline(always)]
     pub fn get_attr<O: Object>(
         &self,
         object: O,
@@ -492,11 +585,83 @@ impl Universe {
         view: Language,
     ) -> Result<Option<Word>> {
         let state = self.lock()?;
-        let data = state.object(O::KIND, object.id())?;
-        if let Some(entry) = data.entry(keyval) {
-            return Ok(Some(entry.value.view(view)));
+        let entry = state
+            .table(O::KIND)
+            .get(object.id())
+            .and_then(|data| data.attrs.get(keyval));
+        match entry {
+            Some(entry) => Ok(Some(state.view(entry, view))),
+            None => Self::get_attr_otherwise(&state, O::KIND, object.id(), keyval, view),
         }
-        state.keyvals.lookup(keyval, O::KIND)?;
+    }
+
+    /// The common case of [`Universe::get_attr`], for the C and Fortran shells: a value the
+    /// object has, read under [`ThreadLevel::Single`] without any call. `None` in every other
+    /// case (errors included), which `get_attr` then handles.
+    #[inline(always)]
+    pub fn get_attr_fast<O: Object>(
+        &self,
+        object: O,
+        keyval: Keyval,
+        view: Language,
+    ) -> Option<Word> {
+        let state = self.state.try_single()?;
+        let entry = state.table(O::KIND).get(object.id())?.attrs.get(keyval)?;
+        Some(state.view(entry, view))
+    }
+
+    /// The common case of [`Universe::set_attr`], for the C and Fortran shells: a C value
+    /// replacing a present value whose keyval has no delete callback, under
+    /// [`ThreadLevel::Single`], without any call. `false` in every other case, which
+    /// `set_attr` then handles.
+    #[inline(always)]
+    pub fn replace_attr_fast<O: Object>(&self, object: O, keyval: Keyval, word: Word) -> bool {
+        let Some(mut state) = self.state.try_single() else {
+            return false;
+        };
+        let State {
+            objects,
+            keyvals,
+            cells,
+            ..
+        } = &mut *state;
+        let silent = keyvals
+            .settable(keyval, O::KIND)
+            .is_some_and(|record| matches!(record.spec.delete, DeleteAction::Null));
+        let Some(data) = objects[O::KIND.slot()].get_mut(object.id()) else {
+            return false;
+        };
+        match data.attrs.get(keyval) {
+            Some(entry) if silent && !entry.deleting() => {
+                let old = data.attrs.replace(keyval, Language::C, word as usize);
+                if old.tag() != Language::C {
+                    cells.remove(old.word as u32);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `get_attr` when the object has no user attribute for the keyval: a predefined value,
+    /// none, or an error.
+    #[cold]
+    #[inline(never)]
+    fn get_attr_otherwise(
+        state: &State,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        view: Language,
+    ) -> Result<Option<Word>> {
+        let data = state.object(kind, id)?;
+        if keyval.is_predefined() {
+            let values = data.predefined_values.as_ref();
+            if let Some(word) = values.and_then(|v| v.view(kind, keyval, view)) {
+                return Ok(Some(word));
+            }
+        }
+        state.keyvals.lookup(keyval, kind)?;
         Ok(None)
     }
 
@@ -518,16 +683,15 @@ impl Universe {
                     return Err(Error::FreedKeyval);
                 }
                 let silent = matches!(record.spec.delete, DeleteAction::Null);
-                let data = state.object_mut(kind, id)?;
-                match data.entry(keyval).map(|entry| entry.deleting) {
+                let data = state.object(kind, id)?;
+                match data.attrs.get(keyval).map(Entry::deleting) {
                     None => {
                         return state.attach(kind, id, keyval, Stored::new(language, word));
                     }
                     Some(deleting) if silent || deleting => {
                         // No callback to run, or the deletion under way counts as the old
                         // value's one call: replace it, as newest.
-                        data.replace_entry(keyval, Stored::new(language, word));
-                        return Ok(());
+                        return state.replace(kind, id, keyval, Stored::new(language, word));
                     }
                     Some(_) => {}
                 }
@@ -569,11 +733,11 @@ impl Universe {
             let record = state.keyvals.lookup(keyval, kind)?;
             let action = record.spec.delete.clone();
             let language = record.spec.language;
-            let data = state.object_mut(kind, id)?;
-            let Some(entry) = data.entry_mut(keyval) else {
+            let data = state.object(kind, id)?;
+            let Some(entry) = data.attrs.get(keyval) else {
                 return Ok(Deleted::Nothing);
             };
-            if entry.deleting {
+            if entry.deleting() {
                 return Ok(Deleted::Nothing);
             }
             match action {
@@ -581,10 +745,12 @@ impl Universe {
                     return Ok(state.finish_delete(kind, id, keyval, replacement))
                 }
                 DeleteAction::Call(callback) => {
-                    entry.deleting = true;
-                    // The clone keeps a Fortran value's cell alive while the callback looks at
-                    // it, whatever the callback does to the attribute.
-                    (callback, language, entry.value.clone())
+                    // The held value keeps a Fortran value's cell alive while the callback
+                    // looks at it, whatever the callback does to the attribute.
+                    let value = state.held(entry);
+                    let entry = state.object_mut(kind, id)?.attrs.get_mut(keyval);
+                    entry.expect("just found").set_deleting(true);
+                    (callback, language, value)
                 }
             }
         };
@@ -593,15 +759,15 @@ impl Universe {
         let Ok(data) = state.object_mut(kind, id) else {
             return Ok(Deleted::Nothing);
         };
-        let ours = data.entry(keyval).is_some_and(|entry| entry.deleting);
+        let ours = data.attrs.get(keyval).is_some_and(Entry::deleting);
         match outcome {
             Ok(()) if ours => Ok(state.finish_delete(kind, id, keyval, replacement)),
             // Replaced inside the callback: that value is not ours to touch.
             Ok(()) => Ok(Deleted::Nothing),
             Err(code) => {
                 if ours {
-                    if let Some(entry) = data.entry_mut(keyval) {
-                        entry.deleting = false;
+                    if let Some(entry) = data.attrs.get_mut(keyval) {
+                        entry.set_deleting(false);
                     }
                 }
                 Err(Error::Callback {
@@ -616,21 +782,26 @@ impl Universe {
     /// callback fails; every value is tried once. Returns the first failure. Predefined
     /// values stay: they go with the object.
     fn delete_all(&self, kind: ObjectKind, id: Id) -> Result<()> {
+        {
+            // Without delete callbacks nothing is observable: every value goes at once.
+            let mut state = self.lock()?;
+            if !state.has_delete_callbacks(kind, id)? {
+                state.drop_user_attributes(kind, id);
+                return Ok(());
+            }
+        }
         let mut failed: Vec<Keyval> = Vec::new();
         let mut first_error = None;
         loop {
             let pending: Vec<Keyval> = {
                 let state = self.lock()?;
-                let data = state.object(kind, id)?;
-                match &data.attrs {
-                    None => Vec::new(),
-                    Some(attrs) => attrs
-                        .keyvals_newest_first()
-                        .into_iter()
-                        .filter(|k| !k.is_predefined() && !failed.contains(k))
-                        .filter(|k| attrs.get(*k).is_some_and(|e| !e.deleting))
-                        .collect(),
-                }
+                let attrs = &state.object(kind, id)?.attrs;
+                let mut pending = attrs.keyvals_by_age();
+                pending.reverse();
+                pending.retain(|k| {
+                    !failed.contains(k) && attrs.get(*k).is_some_and(|e| !e.deleting())
+                });
+                pending
             };
             if pending.is_empty() {
                 break;
@@ -648,14 +819,11 @@ impl Universe {
     // ---- duplication and free ---------------------------------------------------------------
 
     /// Copies the attributes of `source` onto the new object `target`, in the order they were
-    /// set. On failure the caller discards `target`.
+    /// set, calling copy callbacks with no lock held. On failure the caller discards `target`.
     fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
         let order = {
             let mut state = self.lock()?;
-            let order = match &state.object(kind, source)?.attrs {
-                Some(attrs) => attrs.keyvals_oldest_first(),
-                None => return Ok(()),
-            };
+            let order = state.object(kind, source)?.attrs.keyvals_by_age();
             // Pinned: a callback freeing a keyval cannot make it vanish under the copy.
             for keyval in &order {
                 state.keyvals.acquire(*keyval);
@@ -682,10 +850,10 @@ impl Universe {
             let Ok(data) = state.object(kind, source) else {
                 return Ok(());
             };
-            let Some(entry) = data.entry(keyval) else {
+            let Some(entry) = data.attrs.get(keyval) else {
                 return Ok(());
             };
-            let value = entry.value.clone();
+            let value = state.held(entry);
             let record = state.keyvals.lookup(keyval, kind)?;
             match record.spec.copy.clone() {
                 CopyAction::Null => return Ok(()),
@@ -700,8 +868,7 @@ impl Universe {
             Ok(Some(produced)) => {
                 let copy = value.copied(language, shown, produced);
                 let mut state = self.lock()?;
-                let data = state.object_mut(kind, target)?;
-                if data.entry(keyval).is_some() {
+                if state.object(kind, target)?.attrs.get(keyval).is_some() {
                     return Err(Error::Internal("a copy target already had the attribute"));
                 }
                 state.attach(kind, target, keyval, copy)
@@ -710,8 +877,10 @@ impl Universe {
     }
 
     /// Duplicates an object: a new one of the same detail, with attributes copied by their
-    /// keyvals' copy actions. On failure every copy made so far is deleted with its delete
-    /// callback and nothing is left behind.
+    /// keyvals' copy actions. Without copy callbacks the copies are made in the same critical
+    /// section as the object, in one pass; otherwise one by one, in the order they were set.
+    /// On failure every copy made so far is deleted with its delete callback and nothing is
+    /// left behind.
     fn dup_object(&self, kind: ObjectKind, source: Id) -> Result<Id> {
         let target = {
             let mut state = self.lock()?;
@@ -726,7 +895,13 @@ impl Universe {
                 },
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
             };
-            let copy = ObjectData::new(detail, data.errhandler);
+            let mut copy = ObjectData::new(detail, data.errhandler);
+            // MPI_COMM_WORLD's predefined attributes copy as with MPI_COMM_DUP_FN.
+            copy.predefined_values = data.predefined_values.clone();
+            if let Some(attrs) = state.duplicate_attributes(kind, source)? {
+                copy.attrs = attrs;
+                return Ok(state.table_mut(kind).insert(copy));
+            }
             state.table_mut(kind).insert(copy)
         };
         if let Err(error) = self.copy_attributes(kind, source, target) {
@@ -739,8 +914,9 @@ impl Universe {
         Ok(target)
     }
 
-    /// Frees an object after deleting its attributes newest first. If a delete callback
-    /// fails, the others are still tried, the failed values stay, and the object stays valid.
+    /// Frees an object after deleting its attributes newest first. Without delete callbacks
+    /// it all happens in one critical section. If a delete callback fails, the others are
+    /// still tried, the failed values stay, and the object stays valid.
     fn free_object(&self, kind: ObjectKind, id: Id) -> Result<()> {
         {
             let mut state = self.lock()?;
@@ -751,22 +927,21 @@ impl Universe {
             if data.freeing {
                 return Err(Error::BeingFreed(kind));
             }
-            data.freeing = true;
+            if !state.has_delete_callbacks(kind, id)? {
+                state.discard(kind, id);
+                return Ok(());
+            }
+            state.object_mut(kind, id)?.freeing = true;
         }
         let deleted = self.delete_all(kind, id);
         let mut state = self.lock()?;
         let data = state.object_mut(kind, id)?;
         data.freeing = false;
         deleted?;
-        let busy = data
-            .attrs
-            .as_ref()
-            .is_some_and(|attrs| attrs.iter().any(|entry| !entry.keyval.is_predefined()));
-        if busy {
+        if data.has_user_attributes() {
             // A value whose deletion is under way in an enclosing call.
             return Err(Error::BeingFreed(kind));
         }
-        // What is left are predefined values (MPI_WIN_BASE, a duplicate's MPI_TAG_UB...).
         state.discard(kind, id);
         Ok(())
     }
@@ -926,26 +1101,15 @@ impl Universe {
         let mut state = self.lock()?;
         state.object(ObjectKind::Comm, comm.0)?;
         // A new window's handler is MPI_ERRORS_ARE_FATAL, whatever its communicator's.
-        let data = ObjectData::new(Detail::Win { _memory: memory }, ErrorHandler::Fatal);
-        let id = state.table_mut(ObjectKind::Win).insert(data);
-        let integer = |word| Stored::new(Language::FortranInteger, word);
-        let attributes = [
-            (Keyval::WIN_BASE, Stored::new(Language::C, base as Word)),
-            (
-                Keyval::WIN_SIZE,
-                Stored::new(Language::FortranAddress, size as Word),
-            ),
-            (Keyval::WIN_DISP_UNIT, integer(disp_unit as Word)),
-            (Keyval::WIN_CREATE_FLAVOR, integer(flavor.abi_value())),
-            (
-                Keyval::WIN_MODEL,
-                integer(crate::abi::MPI_WIN_UNIFIED as Word),
-            ),
-        ];
-        for (keyval, value) in attributes {
-            state.attach(ObjectKind::Win, id, keyval, value)?;
-        }
-        Ok(Win(id))
+        let mut data = ObjectData::new(Detail::Win { _memory: memory }, ErrorHandler::Fatal);
+        data.predefined_values = Some(predefined::Values::window([
+            base as Word,
+            size as Word,
+            disp_unit as Word,
+            flavor.abi_value(),
+            crate::abi::MPI_WIN_UNIFIED as Word,
+        ]));
+        Ok(Win(state.table_mut(ObjectKind::Win).insert(data)))
     }
 
     fn check_window_args(size: isize, disp_unit: i32) -> Result<(usize, u32)> {
@@ -1057,15 +1221,7 @@ impl Universe {
         // Everything else goes without callbacks, and the tables' memory with it: the
         // universe itself may live on in a static after MPI_Finalize.
         let mut state = self.lock()?;
-        let released = std::mem::replace(
-            &mut *state,
-            State {
-                objects: Default::default(),
-                requests: Table::default(),
-                keyvals: Registry::empty(),
-                memory: HashMap::new(),
-            },
-        );
+        let released = std::mem::replace(&mut *state, State::empty(Registry::empty()));
         drop(state);
         drop(released);
         first_error.map_or(Ok(()), Err)
@@ -1078,12 +1234,9 @@ impl Universe {
 
     /// How many attributes an object has.
     pub fn attr_count<O: Object>(&self, object: O) -> Result<usize> {
-        Ok(self
-            .lock()?
-            .object(O::KIND, object.id())?
-            .attrs
-            .as_ref()
-            .map_or(0, |a| a.len()))
+        self.lock()?
+            .object(O::KIND, object.id())
+            .map(|data| data.attrs.len() + data.predefined_values.as_ref().map_or(0, |v| v.len()))
     }
 }
 

@@ -77,6 +77,7 @@ impl<T> Table<T> {
         }
     }
 
+    #[inline]
     pub(crate) fn get(&self, id: Id) -> Option<&T> {
         let slot = self.slots.get(id.index as usize)?;
         if slot.generation != id.generation {

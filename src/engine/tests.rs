@@ -603,3 +603,42 @@ fn a_failed_free_keeps_the_predefined_attributes() {
     u.comm_free(dup_world).unwrap();
     assert!(!u.is_valid(dup_world).unwrap());
 }
+
+#[test]
+fn fortran_value_cells_are_released_with_their_values() {
+    let u = universe();
+    let cells = |u: &Universe| u.lock().unwrap().cells.len();
+    let dup = keyval(&u, ObjectKind::Comm, CopyAction::Dup, DeleteAction::Null);
+    let called = log();
+    let copy = logging_copy(&called, "copy", None);
+    let by_callback = u
+        .create_keyval(KeyvalSpec {
+            kind: ObjectKind::Comm,
+            language: Language::FortranAddress,
+            copy,
+            delete: DeleteAction::Null,
+        })
+        .unwrap();
+    let base = cells(&u);
+    let comm = u.comm_dup(Comm::SELF).unwrap();
+    u.set_attr(comm, dup, Language::FortranAddress, 1 << 40)
+        .unwrap();
+    u.set_attr(comm, dup, Language::FortranInteger, -7).unwrap(); // replaces
+    u.set_attr(comm, by_callback, Language::FortranAddress, 5)
+        .unwrap();
+    assert_eq!(cells(&u), base + 2);
+    let copy = u.comm_dup(comm).unwrap(); // one copy by DUP_FN, one by the callback
+    assert_eq!(cells(&u), base + 4);
+    assert_eq!(
+        u.get_attr(copy, by_callback, Language::FortranAddress)
+            .unwrap(),
+        Some(6)
+    );
+    u.set_attr(copy, dup, Language::C, 3).unwrap(); // a C value replaces a Fortran one
+    assert_eq!(cells(&u), base + 3);
+    u.delete_attr(comm, by_callback).unwrap();
+    assert_eq!(cells(&u), base + 2);
+    u.comm_free(comm).unwrap();
+    u.comm_free(copy).unwrap();
+    assert_eq!(cells(&u), base, "every cell went with its value");
+}

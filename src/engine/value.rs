@@ -2,8 +2,9 @@
 //!
 //! A value remembers the language of the call that stored it. Each reader gets its own view:
 //! C reads a pointer, Fortran's address-kind calls read an address-sized integer, Fortran's
-//! MPI-1 calls read a default INTEGER. Fortran-tagged values live in their own heap cell so
-//! that the pointer a C reader gets stays valid until the value is deleted or replaced.
+//! MPI-1 calls read a default INTEGER. A C value is its pointer; a Fortran value lives in a
+//! cell of its own ([`Cells`]) so that the pointer a C reader gets stays valid and unchanged
+//! until the value is deleted or replaced.
 
 use std::sync::Arc;
 
@@ -30,15 +31,97 @@ pub enum Language {
     FortranAddress,
 }
 
-/// A stored attribute value with its tag.
+impl Language {
+    /// Two bits, for packing into an attribute entry.
+    pub(crate) fn bits(self) -> u32 {
+        match self {
+            Language::C => 0,
+            Language::FortranAddress => 1,
+            Language::FortranInteger => 2,
+        }
+    }
+
+    pub(crate) fn from_bits(bits: u32) -> Language {
+        match bits & 3 {
+            0 => Language::C,
+            1 => Language::FortranAddress,
+            _ => Language::FortranInteger,
+        }
+    }
+
+    /// The word a call in this language stores when it passes `word`: a default INTEGER is
+    /// sign-extended to address width.
+    pub(crate) fn stored_word(self, word: Word) -> Word {
+        match self {
+            Language::FortranInteger => word as Fint as Word,
+            _ => word,
+        }
+    }
+}
+
+/// What a reader in `view` sees of a value stored by `tag` whose word is `word`, given the
+/// address of its cell for Fortran values (SPEC §3's table). The Fortran INTEGER view is
+/// returned sign-extended to a word.
+pub(crate) fn view(tag: Language, word: Word, cell: usize, view: Language) -> Word {
+    match (tag, view) {
+        (Language::C, Language::FortranInteger) => word as Fint as Word,
+        (Language::C, _) => word,
+        (_, Language::C) => cell as Word,
+        (_, Language::FortranAddress) => word,
+        (_, Language::FortranInteger) => word as Fint as Word,
+    }
+}
+
+/// The cells of Fortran values, addressed by index: one `Arc` each, so a callback shown a
+/// value can keep its cell alive whatever happens to the attribute meanwhile.
+#[derive(Debug, Default)]
+pub(crate) struct Cells {
+    cells: Vec<Option<Arc<Word>>>,
+    free: Vec<u32>,
+}
+
+impl Cells {
+    /// A new cell holding `word`.
+    pub(crate) fn insert(&mut self, cell: Arc<Word>) -> u32 {
+        match self.free.pop() {
+            Some(index) => {
+                self.cells[index as usize] = Some(cell);
+                index
+            }
+            None => {
+                self.cells.push(Some(cell));
+                (self.cells.len() - 1) as u32
+            }
+        }
+    }
+
+    pub(crate) fn get(&self, index: u32) -> &Arc<Word> {
+        self.cells[index as usize]
+            .as_ref()
+            .expect("an attribute's cell exists while the attribute does")
+    }
+
+    /// Releases a cell; a callback holding a clone of it keeps it alive.
+    pub(crate) fn remove(&mut self, index: u32) {
+        self.cells[index as usize] = None;
+        self.free.push(index);
+    }
+
+    /// Cells in use (for tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.cells.len() - self.free.len()
+    }
+}
+
+/// A value taken out of an attribute, owning what it needs: what callbacks are shown while
+/// no lock is held, and what a replacement or a copy brings in.
 #[derive(Clone, Debug)]
 pub(crate) enum Stored {
     /// The `void*` a C caller stored.
     C(usize),
-    /// An address-kind integer, in its own cell.
-    FortranAddress(Arc<Word>),
-    /// A default INTEGER sign-extended to address width, in its own cell.
-    FortranInteger(Arc<Word>),
+    /// A Fortran value (address-kind or INTEGER, by the tag) and its cell.
+    Fortran(Language, Arc<Word>),
 }
 
 impl Stored {
@@ -46,8 +129,7 @@ impl Stored {
     pub(crate) fn new(language: Language, word: Word) -> Stored {
         match language {
             Language::C => Stored::C(word as usize),
-            Language::FortranAddress => Stored::FortranAddress(Arc::new(word)),
-            Language::FortranInteger => Stored::FortranInteger(Arc::new(word as Fint as Word)),
+            fortran => Stored::Fortran(fortran, Arc::new(fortran.stored_word(word))),
         }
     }
 
@@ -56,8 +138,15 @@ impl Stored {
     pub(crate) fn language(&self) -> Language {
         match self {
             Stored::C(_) => Language::C,
-            Stored::FortranAddress(_) => Language::FortranAddress,
-            Stored::FortranInteger(_) => Language::FortranInteger,
+            Stored::Fortran(tag, _) => *tag,
+        }
+    }
+
+    /// What a reader in `language` sees.
+    pub(crate) fn view(&self, language: Language) -> Word {
+        match self {
+            Stored::C(p) => view(Language::C, *p as Word, 0, language),
+            Stored::Fortran(tag, cell) => view(*tag, **cell, Arc::as_ptr(cell) as usize, language),
         }
     }
 
@@ -65,27 +154,7 @@ impl Stored {
     pub(crate) fn duplicate(&self) -> Stored {
         match self {
             Stored::C(p) => Stored::C(*p),
-            Stored::FortranAddress(v) => Stored::FortranAddress(Arc::new(**v)),
-            Stored::FortranInteger(v) => Stored::FortranInteger(Arc::new(**v)),
-        }
-    }
-
-    /// What a reader in `language` sees (SPEC §3's table). The Fortran INTEGER view is
-    /// returned sign-extended to a word.
-    pub(crate) fn view(&self, language: Language) -> Word {
-        match (self, language) {
-            (Stored::C(p), Language::C) => *p as Word,
-            (Stored::FortranAddress(v) | Stored::FortranInteger(v), Language::C) => {
-                Arc::as_ptr(v) as Word
-            }
-            (Stored::C(p), Language::FortranAddress) => *p as Word,
-            (Stored::FortranAddress(v) | Stored::FortranInteger(v), Language::FortranAddress) => {
-                **v
-            }
-            (Stored::C(p), Language::FortranInteger) => *p as Fint as Word,
-            (Stored::FortranAddress(v) | Stored::FortranInteger(v), Language::FortranInteger) => {
-                **v as Fint as Word
-            }
+            Stored::Fortran(tag, cell) => Stored::Fortran(*tag, Arc::new(**cell)),
         }
     }
 
@@ -124,7 +193,7 @@ mod tests {
         if std::mem::size_of::<Fint>() == 4 {
             assert_eq!(stored.view(Language::FortranInteger), 5);
         }
-        let Stored::FortranAddress(cell) = &stored else {
+        let Stored::Fortran(_, cell) = &stored else {
             unreachable!()
         };
         assert_eq!(stored.view(Language::C), Arc::as_ptr(cell) as Word);
@@ -152,5 +221,16 @@ mod tests {
         let other = stored.copied(Language::C, shown, 99);
         assert_eq!(other.language(), Language::C);
         assert_eq!(other.view(Language::C), 99);
+    }
+
+    #[test]
+    fn tags_pack_into_two_bits() {
+        for language in [
+            Language::C,
+            Language::FortranAddress,
+            Language::FortranInteger,
+        ] {
+            assert_eq!(Language::from_bits(language.bits()), language);
+        }
     }
 }

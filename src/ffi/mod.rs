@@ -8,7 +8,7 @@
 use std::ffi::c_int;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::abi::{self, MPI_Comm, MPI_Win};
@@ -45,14 +45,34 @@ fn handler_from_u8(value: u8) -> ErrorHandler {
     }
 }
 
+/// The universe while MPI is initialized and not finalized, else null: what every call
+/// reads first, in one load.
+static CURRENT: AtomicPtr<Universe> = AtomicPtr::new(std::ptr::null_mut());
+
 /// The universe, if MPI is initialized and not finalized.
+#[inline]
 pub(crate) fn universe() -> Result<&'static Universe> {
+    let current = CURRENT.load(Ordering::Acquire);
+    if current.is_null() {
+        return Err(outside_error());
+    }
+    // SAFETY: a non-null CURRENT points at the value of the static UNIVERSE, which is never
+    // dropped or moved.
+    Ok(unsafe { &*current })
+}
+
+/// The universe, if MPI is initialized and not finalized (the fast paths' test).
+#[inline(always)]
+pub(crate) fn current() -> Option<&'static Universe> {
+    universe().ok()
+}
+
+#[cold]
+fn outside_error() -> Error {
     match PHASE.load(Ordering::Acquire) {
-        INITIALIZED => UNIVERSE
-            .get()
-            .ok_or(Error::Internal("initialized without a universe")),
-        BEFORE_INIT => Err(Error::NotInitialized),
-        _ => Err(Error::Finalized),
+        BEFORE_INIT => Error::NotInitialized,
+        INITIALIZED => Error::Internal("initialized without a universe"),
+        _ => Error::Finalized,
     }
 }
 
@@ -176,6 +196,7 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
         universe.set_errhandler(comm, handler_from_u8(slot.load(Ordering::Relaxed)))?;
     }
     PHASE.store(INITIALIZED, Ordering::Release);
+    CURRENT.store(std::ptr::from_ref(universe).cast_mut(), Ordering::Release);
     Ok(())
 }
 
@@ -187,6 +208,7 @@ pub(crate) fn finalize() -> Result<()> {
         slot.store(universe.errhandler(comm)? as u8, Ordering::Relaxed);
     }
     let teardown = universe.finalize();
+    CURRENT.store(std::ptr::null_mut(), Ordering::Release);
     PHASE.store(FINALIZED, Ordering::Release);
     teardown
 }
