@@ -62,6 +62,7 @@ pub struct Routine {
     args: Vec<Argument>,
     returns_double: bool,
     on_world: bool,
+    fast: bool,
 }
 
 fn parse_type(words: &[&str], line: &str) -> Type {
@@ -134,6 +135,7 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
             args,
             returns_double: options.contains("-> double"),
             on_world: options.contains("on world"),
+            fast: options.split_whitespace().any(|word| word == "fast"),
         });
     }
     routines
@@ -276,6 +278,21 @@ pub extern \"C\" fn {lower}_() -> f64 {{
     let values: Vec<String> = routine.args.iter().map(rust_value).collect();
     let params = params.join(", ");
     let forwarded = forwarded.join(", ");
+    let fast = if routine.fast {
+        format!(
+            "    // The common case first, without any call; `None` goes the whole way.
+    // SAFETY: the fast path reads and writes the arguments as the routine does.
+    if let Some(code) = unsafe {{ routines::fast::{rust}({}) }} {{
+        // SAFETY: `ierror` is NULL or valid (this function's contract).
+        unsafe {{ finish(ierror, code) }};
+        return;
+    }}
+",
+            names.join(", ")
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         out,
         "/// `{signature}`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`).
@@ -285,18 +302,24 @@ pub extern \"C\" fn {lower}_() -> f64 {{
 /// makes (strings for their hidden lengths); `ierror` may be NULL (an absent OPTIONAL).
 #[no_mangle]
 pub unsafe extern \"C\" fn p{lower}_({params}) {{
-    // SAFETY: each argument helper needs what this function's contract guarantees.
-    unsafe {{
-        finish(
-            ierror,
-            ffi::call(
-                \"{name}\",
-                || {target},
-                |line| describe_all(line, &[{described}]),
-                {body},
-            ),
-        )
+    /// The routine whole: argument checks, the engine, the error handler, IERROR.
+    #[inline(never)]
+    unsafe fn whole({params}) {{
+        // SAFETY: each argument helper needs what this function's contract guarantees.
+        unsafe {{
+            finish(
+                ierror,
+                ffi::call(
+                    \"{name}\",
+                    move || {target},
+                    move |line| describe_all(line, &[{described}]),
+                    {body},
+                ),
+            )
+        }}
     }}
+{fast}    // SAFETY: the same contract as this function's.
+    unsafe {{ whole({forwarded}) }}
 }}
 
 /// `{signature}`: forwards to `p{lower}_`, so a profiling library can interpose it.

@@ -225,8 +225,8 @@ macro_rules! attribute_functions {
             /// Stores a C pointer; an existing value is deleted first.
             fn $set / $pset($obj: $handle, $keyval: c_int, attribute_val: *mut c_void) on $target, fast {
                 let object = decode($obj).ok()?;
-                let replaced = current()?.replace_attr_fast(object, Keyval($keyval), attribute_val as Word);
-                replaced.then_some(abi::MPI_SUCCESS as c_int)
+                current()?.set_attr_fast(object, Keyval($keyval), Language::C, attribute_val as Word)?;
+                Some(abi::MPI_SUCCESS as c_int)
             } => {
                 set_attr($obj, $keyval, attribute_val)
             }
@@ -237,11 +237,13 @@ macro_rules! attribute_functions {
                     return None;
                 }
                 let object = decode($obj).ok()?;
-                let word = current()?.get_attr_fast(object, Keyval($keyval), Language::C)?;
+                let value = current()?.get_attr_fast(object, Keyval($keyval), Language::C)?;
                 // SAFETY: both are non-null (checked) output arguments, valid for writes.
                 unsafe {
-                    attribute_val.cast::<*mut c_void>().write(word as *mut c_void);
-                    flag.write(1);
+                    if let Some(word) = value {
+                        attribute_val.cast::<*mut c_void>().write(word as *mut c_void);
+                    }
+                    flag.write(c_int::from(value.is_some()));
                 }
                 Some(abi::MPI_SUCCESS as c_int)
             } => {
@@ -249,7 +251,10 @@ macro_rules! attribute_functions {
             }
 
             /// Deletes the attribute, running its delete callback.
-            fn $del / $pdel($obj: $handle, $keyval: c_int) on $target => {
+            fn $del / $pdel($obj: $handle, $keyval: c_int) on $target, fast {
+                current()?.delete_attr_fast(decode($obj).ok()?, Keyval($keyval))?;
+                Some(abi::MPI_SUCCESS as c_int)
+            } => {
                 delete_attr($obj, $keyval)
             }
         }

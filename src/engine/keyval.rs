@@ -319,10 +319,16 @@ impl Registry {
     /// The record of a live user keyval of `kind` that may take new values, or `None`.
     #[inline(always)]
     pub(crate) fn settable(&self, keyval: Keyval, kind: ObjectKind) -> Option<&Record> {
+        self.live_user(keyval, kind).filter(|record| !record.freed)
+    }
+
+    /// The record of a live user keyval of `kind` (freed or not), or `None`.
+    #[inline(always)]
+    pub(crate) fn live_user(&self, keyval: Keyval, kind: ObjectKind) -> Option<&Record> {
         let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
         let record = slot.record.as_ref()?;
         let current = i32::from(slot.generation) == keyval.0 >> SLOT_BITS;
-        (current && record.spec.kind == kind && !record.freed).then_some(record)
+        (current && record.spec.kind == kind).then_some(record)
     }
 
     /// The record of a keyval of `kind`; fails for unknown numbers and other kinds.

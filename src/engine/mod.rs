@@ -595,52 +595,89 @@ impl Universe {
         }
     }
 
-    /// The common case of [`Universe::get_attr`], for the C and Fortran shells: a value the
-    /// object has, read under [`ThreadLevel::Single`] without any call. `None` in every other
-    /// case (errors included), which `get_attr` then handles.
+    // The common cases of get, set and delete, for the C and Fortran shells: under
+    // ThreadLevel::Single, on the owning thread, without any call. Each returns `None` for
+    // every other case (errors included), which the full operation then handles.
+
+    /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
     #[inline(always)]
     pub fn get_attr_fast<O: Object>(
         &self,
         object: O,
         keyval: Keyval,
         view: Language,
-    ) -> Option<Word> {
+    ) -> Option<Option<Word>> {
         let state = self.state.try_single()?;
-        let entry = state.table(O::KIND).get(object.id())?.attrs.get(keyval)?;
-        Some(state.view(entry, view))
+        let data = state.table(O::KIND).get(object.id())?;
+        match data.attrs.get(keyval) {
+            Some(entry) => Some(Some(state.view(entry, view))),
+            None => state.keyvals.live_user(keyval, O::KIND).map(|_| None),
+        }
     }
 
-    /// The common case of [`Universe::set_attr`], for the C and Fortran shells: a C value
-    /// replacing a present value whose keyval has no delete callback, under
-    /// [`ThreadLevel::Single`], without any call. `false` in every other case, which
-    /// `set_attr` then handles.
+    /// [`Universe::set_attr`] where no delete callback is due: a new value, or one replacing
+    /// a value whose keyval has no delete callback. (A Fortran value allocates its cell.)
     #[inline(always)]
-    pub fn replace_attr_fast<O: Object>(&self, object: O, keyval: Keyval, word: Word) -> bool {
-        let Some(mut state) = self.state.try_single() else {
-            return false;
-        };
+    pub fn set_attr_fast<O: Object>(
+        &self,
+        object: O,
+        keyval: Keyval,
+        language: Language,
+        word: Word,
+    ) -> Option<()> {
+        let mut state = self.state.try_single()?;
         let State {
             objects,
             keyvals,
             cells,
             ..
         } = &mut *state;
-        let silent = keyvals
-            .settable(keyval, O::KIND)
-            .is_some_and(|record| matches!(record.spec.delete, DeleteAction::Null));
-        let Some(data) = objects[O::KIND.slot()].get_mut(object.id()) else {
-            return false;
+        let actions = keyvals.settable(keyval, O::KIND)?.actions();
+        let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
+        let fresh = match attrs.get(keyval) {
+            None => true,
+            Some(entry) if !actions.delete_callback && !entry.deleting() => false,
+            Some(_) => return None,
         };
-        match data.attrs.get(keyval) {
-            Some(entry) if silent && !entry.deleting() => {
-                let old = data.attrs.replace(keyval, Language::C, word as usize);
-                if old.tag() != Language::C {
-                    cells.remove(old.word as u32);
-                }
-                true
+        let stored = match language {
+            Language::C => word as usize,
+            fortran => cells.insert(Arc::new(fortran.stored_word(word))) as usize,
+        };
+        if fresh {
+            attrs.insert(keyval, actions, language, stored);
+            keyvals.acquire(keyval);
+        } else {
+            let old = attrs.replace(keyval, language, stored);
+            if old.tag() != Language::C {
+                cells.remove(old.word as u32);
             }
-            _ => false,
         }
+        Some(())
+    }
+
+    /// [`Universe::delete_attr`] where no delete callback is due.
+    #[inline(always)]
+    pub fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
+        let mut state = self.state.try_single()?;
+        let State {
+            objects,
+            keyvals,
+            cells,
+            ..
+        } = &mut *state;
+        keyvals.live_user(keyval, O::KIND)?;
+        let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
+        match attrs.get(keyval) {
+            None => return Some(()),
+            Some(entry) if entry.has_delete_callback() || entry.deleting() => return None,
+            Some(_) => {}
+        }
+        let entry = attrs.remove(keyval)?;
+        if entry.tag() != Language::C {
+            cells.remove(entry.word as u32);
+        }
+        keyvals.release(keyval);
+        Some(())
     }
 
     /// `get_attr` when the object has no user attribute for the keyval: a predefined value,
@@ -1189,6 +1226,14 @@ impl Universe {
     /// The live object at table index `index` (how Fortran integer handles are resolved).
     pub fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
         Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
+    }
+
+    /// [`Universe::object_at`] without any call, under [`ThreadLevel::Single`] (`None`
+    /// otherwise, and when there is no live object there).
+    #[inline(always)]
+    pub fn object_at_fast<O: Object>(&self, index: u32) -> Option<O> {
+        let state = self.state.try_single()?;
+        state.table(O::KIND).id_at(index).map(O::from_id)
     }
 
     /// The live request at table index `index`.

@@ -110,6 +110,7 @@ impl<T> Table<T> {
     }
 
     /// The live object at `index`, whatever its generation.
+    #[inline(always)]
     pub(crate) fn id_at(&self, index: u32) -> Option<Id> {
         let slot = self.slots.get(index as usize)?;
         slot.value.as_ref().map(|_| Id {

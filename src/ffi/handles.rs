@@ -39,6 +39,8 @@ pub(crate) trait CHandle: Sized + Copy {
     fn object(id: Id) -> Self::Object;
     /// The live object at a table index, whatever its generation.
     fn live_at(universe: &Universe, index: u32) -> Result<Option<Self::Object>>;
+    /// The same without any call, when the engine can (`None` otherwise).
+    fn live_at_fast(universe: &Universe, index: u32) -> Option<Self::Object>;
 }
 
 fn encode(tag: usize, id: Id) -> usize {
@@ -72,7 +74,7 @@ pub(crate) fn null<H: CHandle>() -> H {
 macro_rules! c_handle {
     ($c:ty, $object:ident, tag $tag:expr, null $null:ident, $invalid:expr,
      predefined($raw:ident) $from:block, value($obj:ident) $to:block,
-     live_at($universe:ident, $index:ident) $live:expr) => {
+     live_at($universe:ident, $index:ident) $live:expr, fast $fast:expr) => {
         impl CHandle for $c {
             type Object = $object;
             const TAG: usize = $tag;
@@ -94,6 +96,9 @@ macro_rules! c_handle {
             }
             fn live_at($universe: &Universe, $index: u32) -> Result<Option<$object>> {
                 $live
+            }
+            fn live_at_fast($universe: &Universe, $index: u32) -> Option<$object> {
+                $fast
             }
         }
     };
@@ -117,25 +122,29 @@ value(comm) {
         None
     }
 },
-live_at(universe, index) universe.object_at(index));
+live_at(universe, index) universe.object_at(index),
+fast universe.object_at_fast(index));
 
 c_handle!(abi::MPI_Datatype, Datatype, tag 2, null MPIATTR_HANDLE_MPI_DATATYPE_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Datatype),
     predefined(raw) { Universe::predefined_datatype(raw) },
     value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) },
-    live_at(universe, index) universe.object_at(index));
+    live_at(universe, index) universe.object_at(index),
+fast universe.object_at_fast(index));
 
 c_handle!(abi::MPI_Win, Win, tag 3, null MPIATTR_HANDLE_MPI_WIN_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Win),
     predefined(_raw) { None },
     value(_win) { None },
-    live_at(universe, index) universe.object_at(index));
+    live_at(universe, index) universe.object_at(index),
+fast universe.object_at_fast(index));
 
 c_handle!(abi::MPI_Request, Request, tag 4, null MPIATTR_HANDLE_MPI_REQUEST_NULL,
     Error::InvalidRequest,
     predefined(_raw) { None },
     value(_request) { None },
-    live_at(universe, index) universe.request_at(index));
+    live_at(universe, index) universe.request_at(index),
+    fast { let _ = (universe, index); None });
 
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {
@@ -172,6 +181,7 @@ const FORTRAN_BITS: FortranBits = FortranBits {
 };
 
 impl FortranBits {
+    #[inline(always)]
     fn code(&self, generation: u32) -> i64 {
         let range = (1u32 << self.code) - 1;
         i64::from((generation - 1) % range + 1)
@@ -189,6 +199,7 @@ impl FortranBits {
     }
 
     /// The kind tag, table index and generation code of an encoded integer.
+    #[inline(always)]
     fn decode(&self, value: i64) -> Option<(usize, u32, i64)> {
         let code = value >> (self.index + 2);
         if !(1..1 << self.code).contains(&code) {
@@ -222,6 +233,21 @@ pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
         return Err(H::INVALID);
     }
     Ok(object)
+}
+
+/// [`fortran_object`] without any call, for the fast paths: `None` whenever it cannot say
+/// (the caller then takes the whole way, which reports errors).
+#[inline(always)]
+pub(crate) fn fortran_object_fast<H: CHandle>(value: i64) -> Option<H::Object> {
+    if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
+        return Some(object);
+    }
+    let (tag, index, code) = FORTRAN_BITS.decode(value)?;
+    if tag != H::TAG {
+        return None;
+    }
+    let object = H::live_at_fast(super::current()?, index)?;
+    (FORTRAN_BITS.code(H::id(object).generation()) == code).then_some(object)
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null

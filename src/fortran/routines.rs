@@ -527,3 +527,133 @@ pub(super) fn errhandler_free(mut errhandler: Out<Fint>) -> Result<()> {
     errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as Fint);
     Ok(())
 }
+
+/// The common cases of the attribute routines, on the raw arguments and without any call:
+/// `None` sends the routine the whole way (which also reports every error).
+pub(super) mod fast {
+    use std::ffi::c_int;
+
+    use super::{keyval, logical};
+    use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
+    use crate::engine::{Fint, Language, Object, Word};
+    use crate::ffi::current;
+    use crate::ffi::handles::{fortran_object_fast, CHandle};
+
+    /// A get: the object's value in `view`, narrowed to the output's width.
+    ///
+    /// # Safety
+    /// Every pointer is NULL or a valid Fortran reference.
+    #[inline(always)]
+    unsafe fn get<H: CHandle, T>(
+        handle: *const Fint,
+        key: *const Fint,
+        value: *mut T,
+        flag: *mut Fint,
+        view: Language,
+        narrow: fn(Word) -> T,
+    ) -> Option<c_int>
+    where
+        H::Object: Object,
+    {
+        if handle.is_null() || key.is_null() || value.is_null() || flag.is_null() {
+            return None;
+        }
+        // SAFETY: non-null references (checked), valid (the caller's contract).
+        let (handle, key) = unsafe { (handle.read(), key.read()) };
+        let object = fortran_object_fast::<H>(handle.into())?;
+        let found = current()?.get_attr_fast(object, keyval(key), view)?;
+        // SAFETY: as above, for writes.
+        unsafe {
+            if let Some(word) = found {
+                value.write(narrow(word));
+            }
+            flag.write(logical(found.is_some()));
+        }
+        Some(abi::MPI_SUCCESS as c_int)
+    }
+
+    /// A set of a value the engine's fast path takes (a new value, or one replacing a value
+    /// without delete callback) in `language`.
+    ///
+    /// # Safety
+    /// As for [`get`].
+    #[inline(always)]
+    unsafe fn set<H: CHandle, T: Copy + Into<i64>>(
+        handle: *const Fint,
+        key: *const Fint,
+        value: *const T,
+        language: Language,
+    ) -> Option<c_int>
+    where
+        H::Object: Object,
+    {
+        if handle.is_null() || key.is_null() || value.is_null() {
+            return None;
+        }
+        // SAFETY: non-null references (checked), valid (the caller's contract).
+        let (handle, key, value) = unsafe { (handle.read(), key.read(), value.read()) };
+        let object = fortran_object_fast::<H>(handle.into())?;
+        current()?.set_attr_fast(object, keyval(key), language, value.into() as Word)?;
+        Some(abi::MPI_SUCCESS as c_int)
+    }
+
+    macro_rules! fast_attribute_routines {
+        ($($handle:ty: $get:ident, $set:ident;)*) => {$(
+            /// # Safety
+            /// Fortran references, as for the routine.
+            pub(in super::super) unsafe fn $get(
+                handle: *const Fint,
+                key: *const Fint,
+                value: *mut Word,
+                flag: *mut Fint,
+            ) -> Option<c_int> {
+                // SAFETY: the caller's contract.
+                unsafe { get::<$handle, Word>(handle, key, value, flag, Language::FortranAddress, |w| w) }
+            }
+
+            /// # Safety
+            /// Fortran references, as for the routine.
+            pub(in super::super) unsafe fn $set(
+                handle: *const Fint,
+                key: *const Fint,
+                value: *const Word,
+            ) -> Option<c_int> {
+                // SAFETY: the caller's contract.
+                unsafe { set::<$handle, i64>(handle, key, value.cast(), Language::FortranAddress) }
+            }
+        )*};
+    }
+
+    fast_attribute_routines! {
+        MPI_Comm: comm_get_attr, comm_set_attr;
+        MPI_Datatype: type_get_attr, type_set_attr;
+        MPI_Win: win_get_attr, win_set_attr;
+    }
+
+    /// # Safety
+    /// Fortran references, as for MPI_ATTR_GET.
+    pub(in super::super) unsafe fn attr_get(
+        handle: *const Fint,
+        key: *const Fint,
+        value: *mut Fint,
+        flag: *mut Fint,
+    ) -> Option<c_int> {
+        // SAFETY: the caller's contract.
+        unsafe {
+            get::<MPI_Comm, Fint>(handle, key, value, flag, Language::FortranInteger, |w| {
+                w as Fint
+            })
+        }
+    }
+
+    /// # Safety
+    /// Fortran references, as for MPI_ATTR_PUT.
+    pub(in super::super) unsafe fn attr_put(
+        handle: *const Fint,
+        key: *const Fint,
+        value: *const Fint,
+    ) -> Option<c_int> {
+        // SAFETY: the caller's contract.
+        unsafe { set::<MPI_Comm, Fint>(handle, key, value, Language::FortranInteger) }
+    }
+}
