@@ -179,6 +179,7 @@ impl AttrSet {
     }
 
     /// The next sequence number: this value is the newest.
+    #[inline(always)]
     fn take_seq(&mut self) -> u32 {
         if self.next_seq == SEQ_LIMIT {
             self.renumber();
@@ -187,7 +188,8 @@ impl AttrSet {
         self.next_seq - 1
     }
 
-    /// Numbers the entries 0.. in their order (after 2^29 sets on one object).
+    /// Numbers the entries 0.. in their order (after 2^26 sets on one object).
+    #[cold]
     fn renumber(&mut self) {
         let order = self.keyvals_by_age();
         for (seq, keyval) in order.iter().enumerate() {
@@ -256,8 +258,32 @@ impl AttrSet {
 
     /// Replaces the value of a present keyval in place; the new value is the newest.
     pub(crate) fn replace(&mut self, keyval: Keyval, tag: Language, word: usize) -> Entry {
+        let slot = self.slot_of(keyval).expect("replace of a present keyval");
+        self.replace_at(slot, tag, word)
+    }
+
+    /// The slot holding `keyval`, for [`AttrSet::replace_at`].
+    #[inline(always)]
+    pub(crate) fn slot_of(&self, keyval: Keyval) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        self.find(keyval)
+    }
+
+    /// The entry in a slot [`AttrSet::slot_of`] gave.
+    #[inline(always)]
+    pub(crate) fn at(&self, slot: usize) -> Entry {
+        self.slots.get(slot).copied().unwrap_or_default()
+    }
+
+    /// Replaces the value in a slot [`AttrSet::slot_of`] gave; it becomes the newest.
+    #[inline(always)]
+    pub(crate) fn replace_at(&mut self, slot: usize, tag: Language, word: usize) -> Entry {
         let seq = self.take_seq();
-        let entry = self.get_mut(keyval).expect("replace of a present keyval");
+        let Some(entry) = self.slots.get_mut(slot) else {
+            return Entry::default();
+        };
         let old = *entry;
         entry.meta = tag.bits() | (old.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
         entry.word = word;

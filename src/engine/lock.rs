@@ -139,15 +139,42 @@ impl<T> StateLock<T> {
     /// owning thread, not already held. `None` in every other case, where the caller goes
     /// [`StateLock::lock`]'s way (which reports why).
     #[inline(always)]
-    pub(crate) fn try_single(&self) -> Option<Guard<'_, T>> {
+    pub(crate) fn try_single(&self) -> Option<SingleGuard<'_, T>> {
         if self.mutex.is_some() || !self.is_owner() || self.busy.load(Ordering::Relaxed) {
             return None;
         }
         self.busy.store(true, Ordering::Relaxed);
-        Some(Guard {
-            lock: self,
-            _held: None,
-        })
+        Some(SingleGuard { lock: self })
+    }
+}
+
+/// The guard of [`StateLock::try_single`]: the owner thread's, in MPI_THREAD_SINGLE.
+pub(crate) struct SingleGuard<'a, T> {
+    lock: &'a StateLock<T>,
+}
+
+impl<T> Deref for SingleGuard<'_, T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        // SAFETY: the guard is the only live access to the data (see `try_single`: the owner
+        // thread, with no other guard alive, in the mode where only the owner may enter).
+        unsafe { &*self.lock.data.get() }
+    }
+}
+
+impl<T> DerefMut for SingleGuard<'_, T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as in `deref`; `&mut self` makes this borrow unique.
+        unsafe { &mut *self.lock.data.get() }
+    }
+}
+
+impl<T> Drop for SingleGuard<'_, T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.lock.busy.store(false, Ordering::Relaxed);
     }
 }
 

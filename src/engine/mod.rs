@@ -634,22 +634,26 @@ impl Universe {
         } = &mut *state;
         let actions = keyvals.settable(keyval, O::KIND)?.actions();
         let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
-        let fresh = match attrs.get(keyval) {
-            None => true,
-            Some(entry) if !actions.delete_callback && !entry.deleting() => false,
-            Some(_) => return None,
-        };
+        let slot = attrs.slot_of(keyval);
+        if let Some(slot) = slot {
+            if actions.delete_callback || attrs.at(slot).deleting() {
+                return None;
+            }
+        }
         let stored = match language {
             Language::C => word as usize,
             fortran => cells.insert(Arc::new(fortran.stored_word(word))) as usize,
         };
-        if fresh {
-            attrs.insert(keyval, actions, language, stored);
-            keyvals.acquire(keyval);
-        } else {
-            let old = attrs.replace(keyval, language, stored);
-            if old.tag() != Language::C {
-                cells.remove(old.word as u32);
+        match slot {
+            None => {
+                attrs.insert(keyval, actions, language, stored);
+                keyvals.acquire(keyval);
+            }
+            Some(slot) => {
+                let old = attrs.replace_at(slot, language, stored);
+                if old.tag() != Language::C {
+                    cells.remove(old.word as u32);
+                }
             }
         }
         Some(())

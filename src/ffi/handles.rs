@@ -48,17 +48,18 @@ fn encode(tag: usize, id: Id) -> usize {
 }
 
 /// The engine object a C handle names. Liveness is checked by the engine when it is used.
+#[inline(always)]
 pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
     let raw = handle.to_raw();
-    if let Some(object) = H::predefined(raw) {
-        return Ok(object);
+    if raw >= PREDEFINED_LIMIT {
+        if raw & 0xf != H::TAG {
+            return Err(H::INVALID);
+        }
+        let index = ((raw >> 4) & 0xffff_ffff) as u32;
+        let generation = (raw >> 36) as u32;
+        return Ok(H::object(Id::from_parts(index, generation)));
     }
-    if raw < PREDEFINED_LIMIT || raw & 0xf != H::TAG {
-        return Err(H::INVALID);
-    }
-    let index = ((raw >> 4) & 0xffff_ffff) as u32;
-    let generation = (raw >> 36) as u32;
-    Ok(H::object(Id::from_parts(index, generation)))
+    H::predefined(raw).ok_or(H::INVALID)
 }
 
 /// The C handle of an engine object.
