@@ -16,16 +16,17 @@ use super::value::Language;
 /// Sets up to this size are scanned, not hashed.
 const SMALL: usize = 8;
 /// Entry metadata: bits 0-1 the tag, bit 2 "delete callback running", bits 3-4 what a copy
-/// does ([`Copying`]), bit 5 "has a delete callback", bits 6.. the sequence. What copies and
-/// deletes do is the keyval's and never changes: keeping it here lets bulk copies and frees
-/// run without looking keyvals up.
+/// does ([`Copying`]), bit 5 "has a delete callback", bit 6 "a C reader has a cell of this
+/// Fortran value", bits 7.. the sequence. What copies and deletes do is the keyval's and
+/// never changes: keeping it here lets bulk copies and frees run without looking keyvals up.
 const TAG_BITS: u32 = 0b11;
 const DELETING: u32 = 0b100;
 const COPY_SHIFT: u32 = 3;
 const COPY_BITS: u32 = 0b11 << COPY_SHIFT;
 const DELETE_CALLBACK: u32 = 0b10_0000;
 const ACTION_BITS: u32 = COPY_BITS | DELETE_CALLBACK;
-const SEQ_SHIFT: u32 = 6;
+const CELL: u32 = 0b100_0000;
+const SEQ_SHIFT: u32 = 7;
 /// Sequence numbers stay below this; reaching it renumbers the set.
 const SEQ_LIMIT: u32 = 1 << (32 - SEQ_SHIFT);
 
@@ -83,6 +84,19 @@ impl Entry {
             self.meta |= DELETING;
         } else {
             self.meta &= !DELETING;
+        }
+    }
+
+    /// Whether a C reader was given a cell of this Fortran value ([`super::value::Cells`]).
+    pub(crate) fn has_cell(&self) -> bool {
+        self.meta & CELL != 0
+    }
+
+    pub(crate) fn set_cell(&mut self, cell: bool) {
+        if cell {
+            self.meta |= CELL;
+        } else {
+            self.meta &= !CELL;
         }
     }
 
@@ -188,7 +202,7 @@ impl AttrSet {
         self.next_seq - 1
     }
 
-    /// Numbers the entries 0.. in their order (after 2^26 sets on one object).
+    /// Numbers the entries 0.. in their order (after 2^25 sets on one object).
     #[cold]
     fn renumber(&mut self) {
         let order = self.keyvals_by_age();

@@ -319,38 +319,93 @@ impl State {
             .ok_or(Error::InvalidHandle(kind))
     }
 
-    /// What a reader in `language` sees of an attribute.
-    #[inline]
-    fn view(&self, entry: &Entry, language: Language) -> Word {
-        match entry.tag() {
-            Language::C => value::view(Language::C, entry.word as Word, 0, language),
-            tag => {
-                let cell = self.cells.get(entry.word as u32);
-                value::view(tag, **cell, Arc::as_ptr(cell) as usize, language)
-            }
+    /// What a reader in `language` sees of an attribute, unless it needs a cell not made
+    /// yet (a C reader of a Fortran value read by no C reader before): `None`.
+    #[inline(always)]
+    fn peek(&self, kind: ObjectKind, id: Id, entry: &Entry, language: Language) -> Option<Word> {
+        match (entry.tag(), language) {
+            (Language::C, _) => Some(value::view(Language::C, entry.word as Word, 0, language)),
+            (_, Language::C) => self
+                .cells
+                .get(&(kind.slot() as u8, id, entry.keyval))
+                .map(|cell| Arc::as_ptr(cell) as Word),
+            (tag, _) => Some(value::view(tag, entry.word as Word, 0, language)),
         }
     }
 
-    /// An attribute's value, owned: a Fortran value's cell stays alive with it.
-    fn held(&self, entry: &Entry) -> Stored {
-        match entry.tag() {
+    /// The cell a C reader of a Fortran value gets, made if it has none yet.
+    fn cell(&mut self, kind: ObjectKind, id: Id, keyval: Keyval) -> Result<Arc<Word>> {
+        let entry = self
+            .object_mut(kind, id)?
+            .attrs
+            .get_mut(keyval)
+            .ok_or(Error::Internal("a cell for a value that is gone"))?;
+        entry.set_cell(true);
+        let word = entry.word as Word;
+        Ok(self
+            .cells
+            .get_or_make((kind.slot() as u8, id, keyval), word)
+            .clone())
+    }
+
+    /// What a reader in `language` sees of the value `keyval` has on an object, if any.
+    fn read(
+        &mut self,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        language: Language,
+    ) -> Result<Option<Word>> {
+        let Some(entry) = self.object(kind, id)?.attrs.get(keyval).copied() else {
+            return Ok(None);
+        };
+        if let Some(word) = self.peek(kind, id, &entry, language) {
+            return Ok(Some(word));
+        }
+        Ok(Some(Arc::as_ptr(&self.cell(kind, id, keyval)?) as Word))
+    }
+
+    /// An attribute's value, owned, as a callback of `language` is to see it: a C callback
+    /// shown a Fortran value gets the attribute's cell, kept alive with the value.
+    fn held(
+        &mut self,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        language: Language,
+    ) -> Result<Stored> {
+        let entry = *self
+            .object(kind, id)?
+            .attrs
+            .get(keyval)
+            .ok_or(Error::Internal("a held value that is gone"))?;
+        Ok(match entry.tag() {
             Language::C => Stored::C(entry.word),
-            tag => Stored::Fortran(tag, self.cells.get(entry.word as u32).clone()),
-        }
+            tag => Stored::Fortran {
+                tag,
+                word: entry.word as Word,
+                cell: if language == Language::C {
+                    Some(self.cell(kind, id, keyval)?)
+                } else {
+                    None
+                },
+            },
+        })
     }
 
-    /// The tag and word an entry keeps for a value (a Fortran value gets its cell).
-    fn store(&mut self, value: Stored) -> (Language, usize) {
+    /// The tag and word an entry keeps for a value.
+    fn store(value: &Stored) -> (Language, usize) {
         match value {
-            Stored::C(p) => (Language::C, p),
-            Stored::Fortran(tag, cell) => (tag, self.cells.insert(cell) as usize),
+            Stored::C(p) => (Language::C, *p),
+            Stored::Fortran { tag, word, .. } => (*tag, *word as usize),
         }
     }
 
-    /// Releases what an entry that is gone kept (a Fortran value's cell).
-    fn unstore(&mut self, entry: &Entry) {
-        if entry.tag() != Language::C {
-            self.cells.remove(entry.word as u32);
+    /// Releases what an entry of an object that is gone or replaced kept: its cell, if a C
+    /// reader had one.
+    fn unstore(&mut self, kind: ObjectKind, id: Id, entry: &Entry) {
+        if entry.has_cell() {
+            self.cells.remove(&(kind.slot() as u8, id, entry.keyval));
         }
     }
 
@@ -359,7 +414,7 @@ impl State {
     fn attach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
         self.object(kind, id)?;
         let actions = self.keyvals.held(keyval).actions();
-        let (tag, word) = self.store(value);
+        let (tag, word) = Self::store(&value);
         self.object_mut(kind, id)?
             .attrs
             .insert(keyval, actions, tag, word);
@@ -369,10 +424,9 @@ impl State {
 
     /// Replaces a present value in place; the new one counts as newest.
     fn replace(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
-        self.object(kind, id)?;
-        let (tag, word) = self.store(value);
+        let (tag, word) = Self::store(&value);
         let old = self.object_mut(kind, id)?.attrs.replace(keyval, tag, word);
-        self.unstore(&old);
+        self.unstore(kind, id, &old);
         Ok(())
     }
 
@@ -383,7 +437,7 @@ impl State {
             .ok()
             .and_then(|data| data.attrs.remove(keyval));
         if let Some(entry) = removed {
-            self.unstore(&entry);
+            self.unstore(kind, id, &entry);
             self.keyvals.release(keyval);
         }
     }
@@ -414,14 +468,14 @@ impl State {
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
         if let Some(object) = self.table_mut(kind).remove(id) {
-            self.release_all(&object.attrs);
+            self.release_all(kind, id, &object.attrs);
         }
     }
 
-    /// Releases what every entry of a set that is gone kept: cells and keyvals.
-    fn release_all(&mut self, attrs: &AttrSet) {
+    /// Releases what every entry of an object's set that is gone kept: cells and keyvals.
+    fn release_all(&mut self, kind: ObjectKind, id: Id, attrs: &AttrSet) {
         for entry in attrs.iter() {
-            self.unstore(entry);
+            self.unstore(kind, id, entry);
             self.keyvals.release(entry.keyval);
         }
     }
@@ -440,10 +494,7 @@ impl State {
     /// storage of its own. `None` if a copy callback is involved.
     fn duplicate_attributes(&mut self, kind: ObjectKind, id: Id) -> Result<Option<AttrSet>> {
         let State {
-            objects,
-            keyvals,
-            cells,
-            ..
+            objects, keyvals, ..
         } = self;
         let source = &objects[kind.slot()]
             .get(id)
@@ -460,10 +511,7 @@ impl State {
                 continue;
             }
             entry.set_deleting(false);
-            if entry.tag() != Language::C {
-                let value = **cells.get(entry.word as u32);
-                entry.word = cells.insert(Arc::new(value)) as usize;
-            }
+            entry.set_cell(false); // a C reader of the copy gets a cell of the copy's own
             keyvals.acquire(entry.keyval);
         }
         if dropped {
@@ -476,7 +524,7 @@ impl State {
     fn drop_user_attributes(&mut self, kind: ObjectKind, id: Id) {
         if let Ok(data) = self.object_mut(kind, id) {
             let gone = std::mem::take(&mut data.attrs);
-            self.release_all(&gone);
+            self.release_all(kind, id, &gone);
         }
     }
 }
@@ -584,14 +632,17 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Result<Option<Word>> {
-        let state = self.lock()?;
-        let entry = state
-            .table(O::KIND)
-            .get(object.id())
-            .and_then(|data| data.attrs.get(keyval));
-        match entry {
-            Some(entry) => Ok(Some(state.view(entry, view))),
-            None => Self::get_attr_otherwise(&state, O::KIND, object.id(), keyval, view),
+        let mut state = self.lock()?;
+        let (kind, id) = (O::KIND, object.id());
+        let seen = state
+            .table(kind)
+            .get(id)
+            .and_then(|data| data.attrs.get(keyval))
+            .map(|entry| state.peek(kind, id, entry, view));
+        match seen {
+            Some(Some(word)) => Ok(Some(word)),
+            Some(None) => state.read(kind, id, keyval, view),
+            None => Self::get_attr_otherwise(&state, kind, id, keyval, view),
         }
     }
 
@@ -610,7 +661,7 @@ impl Universe {
         let state = self.state.try_single()?;
         let data = state.table(O::KIND).get(object.id())?;
         match data.attrs.get(keyval) {
-            Some(entry) => Some(Some(state.view(entry, view))),
+            Some(entry) => state.peek(O::KIND, object.id(), entry, view).map(Some),
             None => state.keyvals.live_user(keyval, O::KIND).map(|_| None),
         }
     }
@@ -627,33 +678,25 @@ impl Universe {
     ) -> Option<()> {
         let mut state = self.state.try_single()?;
         let State {
-            objects,
-            keyvals,
-            cells,
-            ..
+            objects, keyvals, ..
         } = &mut *state;
         let actions = keyvals.settable(keyval, O::KIND)?.actions();
         let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
         let slot = attrs.slot_of(keyval);
         if let Some(slot) = slot {
-            if actions.delete_callback || attrs.at(slot).deleting() {
+            let present = attrs.at(slot);
+            if actions.delete_callback || present.deleting() || present.has_cell() {
                 return None;
             }
         }
-        let stored = match language {
-            Language::C => word as usize,
-            fortran => cells.insert(Arc::new(fortran.stored_word(word))) as usize,
-        };
+        let stored = language.stored_word(word) as usize;
         match slot {
             None => {
                 attrs.insert(keyval, actions, language, stored);
                 keyvals.acquire(keyval);
             }
             Some(slot) => {
-                let old = attrs.replace_at(slot, language, stored);
-                if old.tag() != Language::C {
-                    cells.remove(old.word as u32);
-                }
+                attrs.replace_at(slot, language, stored);
             }
         }
         Some(())
@@ -664,22 +707,16 @@ impl Universe {
     pub fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
         let mut state = self.state.try_single()?;
         let State {
-            objects,
-            keyvals,
-            cells,
-            ..
+            objects, keyvals, ..
         } = &mut *state;
         keyvals.live_user(keyval, O::KIND)?;
         let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
         match attrs.get(keyval) {
             None => return Some(()),
-            Some(entry) if entry.has_delete_callback() || entry.deleting() => return None,
+            Some(e) if e.has_delete_callback() || e.deleting() || e.has_cell() => return None,
             Some(_) => {}
         }
-        let entry = attrs.remove(keyval)?;
-        if entry.tag() != Language::C {
-            cells.remove(entry.word as u32);
-        }
+        attrs.remove(keyval)?;
         keyvals.release(keyval);
         Some(())
     }
@@ -788,7 +825,7 @@ impl Universe {
                 DeleteAction::Call(callback) => {
                     // The held value keeps a Fortran value's cell alive while the callback
                     // looks at it, whatever the callback does to the attribute.
-                    let value = state.held(entry);
+                    let value = state.held(kind, id, keyval, language)?;
                     let entry = state.object_mut(kind, id)?.attrs.get_mut(keyval);
                     entry.expect("just found").set_deleting(true);
                     (callback, language, value)
@@ -891,15 +928,16 @@ impl Universe {
             let Ok(data) = state.object(kind, source) else {
                 return Ok(());
             };
-            let Some(entry) = data.attrs.get(keyval) else {
+            if data.attrs.get(keyval).is_none() {
                 return Ok(());
-            };
-            let value = state.held(entry);
+            }
             let record = state.keyvals.lookup(keyval, kind)?;
-            match record.spec.copy.clone() {
+            let (copy, language) = (record.spec.copy.clone(), record.spec.language);
+            let value = state.held(kind, source, keyval, language)?;
+            match copy {
                 CopyAction::Null => return Ok(()),
                 CopyAction::Dup => return state.attach(kind, target, keyval, value.duplicate()),
-                CopyAction::Call(callback) => (callback, record.spec.language, value),
+                CopyAction::Call(callback) => (callback, language, value),
             }
         };
         let shown = value.view(language);

@@ -2,11 +2,17 @@
 //!
 //! A value remembers the language of the call that stored it. Each reader gets its own view:
 //! C reads a pointer, Fortran's address-kind calls read an address-sized integer, Fortran's
-//! MPI-1 calls read a default INTEGER. A C value is its pointer; a Fortran value lives in a
-//! cell of its own ([`Cells`]) so that the pointer a C reader gets stays valid and unchanged
-//! until the value is deleted or replaced.
+//! MPI-1 calls read a default INTEGER. Both kinds of value are one word in the attribute.
+//! A C reader of a Fortran value gets a pointer to a copy of the word that stays valid and
+//! unchanged until the value is deleted or replaced: that cell ([`Cells`]) is made the first
+//! time a C reader (or a C callback) asks, so Fortran values that only Fortran reads never
+//! need one.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+
+use super::keyval::Keyval;
+use super::table::Id;
 
 /// Fortran's default INTEGER in this build (`-fdefault-integer-8` builds use 8 bytes).
 #[cfg(not(feature = "fortran-integer-8"))]
@@ -72,45 +78,33 @@ pub(crate) fn view(tag: Language, word: Word, cell: usize, view: Language) -> Wo
     }
 }
 
-/// The cells of Fortran values, addressed by index: one `Arc` each, so a callback shown a
-/// value can keep its cell alive whatever happens to the attribute meanwhile.
+/// The attribute a cell belongs to: its object's kind (as a number), identity and keyval.
+pub(crate) type CellKey = (u8, Id, Keyval);
+
+/// The cells C readers of Fortran values got pointers to, by attribute: one `Arc` each, so a
+/// callback shown one keeps it alive whatever happens to the attribute meanwhile.
 #[derive(Debug, Default)]
-pub(crate) struct Cells {
-    cells: Vec<Option<Arc<Word>>>,
-    free: Vec<u32>,
-}
+pub(crate) struct Cells(HashMap<CellKey, Arc<Word>>);
 
 impl Cells {
-    /// A new cell holding `word`.
-    pub(crate) fn insert(&mut self, cell: Arc<Word>) -> u32 {
-        match self.free.pop() {
-            Some(index) => {
-                self.cells[index as usize] = Some(cell);
-                index
-            }
-            None => {
-                self.cells.push(Some(cell));
-                (self.cells.len() - 1) as u32
-            }
-        }
+    /// The cell of an attribute, made to hold `word` if it has none yet.
+    pub(crate) fn get_or_make(&mut self, key: CellKey, word: Word) -> &Arc<Word> {
+        self.0.entry(key).or_insert_with(|| Arc::new(word))
     }
 
-    pub(crate) fn get(&self, index: u32) -> &Arc<Word> {
-        self.cells[index as usize]
-            .as_ref()
-            .expect("an attribute's cell exists while the attribute does")
+    pub(crate) fn get(&self, key: &CellKey) -> Option<&Arc<Word>> {
+        self.0.get(key)
     }
 
-    /// Releases a cell; a callback holding a clone of it keeps it alive.
-    pub(crate) fn remove(&mut self, index: u32) {
-        self.cells[index as usize] = None;
-        self.free.push(index);
+    /// Releases an attribute's cell; a callback holding a clone of it keeps it alive.
+    pub(crate) fn remove(&mut self, key: &CellKey) {
+        self.0.remove(key);
     }
 
     /// Cells in use (for tests).
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.cells.len() - self.free.len()
+        self.0.len()
     }
 }
 
@@ -120,8 +114,13 @@ impl Cells {
 pub(crate) enum Stored {
     /// The `void*` a C caller stored.
     C(usize),
-    /// A Fortran value (address-kind or INTEGER, by the tag) and its cell.
-    Fortran(Language, Arc<Word>),
+    /// A Fortran value (address-kind or INTEGER, by the tag), with the attribute's cell when
+    /// a C reader is to see it.
+    Fortran {
+        tag: Language,
+        word: Word,
+        cell: Option<Arc<Word>>,
+    },
 }
 
 impl Stored {
@@ -129,7 +128,11 @@ impl Stored {
     pub(crate) fn new(language: Language, word: Word) -> Stored {
         match language {
             Language::C => Stored::C(word as usize),
-            fortran => Stored::Fortran(fortran, Arc::new(fortran.stored_word(word))),
+            tag => Stored::Fortran {
+                tag,
+                word: tag.stored_word(word),
+                cell: None,
+            },
         }
     }
 
@@ -138,23 +141,32 @@ impl Stored {
     pub(crate) fn language(&self) -> Language {
         match self {
             Stored::C(_) => Language::C,
-            Stored::Fortran(tag, _) => *tag,
+            Stored::Fortran { tag, .. } => *tag,
         }
     }
 
-    /// What a reader in `language` sees.
+    /// What a reader in `language` sees. A C reader of a Fortran value sees its cell, which
+    /// the value holds when one was asked for ([`Stored::new`]'s values have none: 0).
     pub(crate) fn view(&self, language: Language) -> Word {
         match self {
             Stored::C(p) => view(Language::C, *p as Word, 0, language),
-            Stored::Fortran(tag, cell) => view(*tag, **cell, Arc::as_ptr(cell) as usize, language),
+            Stored::Fortran { tag, word, cell } => {
+                let cell = cell.as_ref().map_or(0, |c| Arc::as_ptr(c) as usize);
+                view(*tag, *word, cell, language)
+            }
         }
     }
 
-    /// A copy with the same word and tag in storage of its own.
+    /// A copy with the same word and tag, and no cell: a C reader of the copy gets a cell of
+    /// the copy's own.
     pub(crate) fn duplicate(&self) -> Stored {
         match self {
             Stored::C(p) => Stored::C(*p),
-            Stored::Fortran(tag, cell) => Stored::Fortran(*tag, Arc::new(**cell)),
+            Stored::Fortran { tag, word, .. } => Stored::Fortran {
+                tag: *tag,
+                word: *word,
+                cell: None,
+            },
         }
     }
 
@@ -187,16 +199,18 @@ mod tests {
     #[test]
     fn fortran_address_values_in_every_view() {
         let v: Word = (1 << 40) + 5;
-        let stored = Stored::new(Language::FortranAddress, v);
+        let cell = Arc::new(v);
+        let stored = Stored::Fortran {
+            tag: Language::FortranAddress,
+            word: v,
+            cell: Some(cell.clone()),
+        };
         assert_eq!(stored.view(Language::FortranAddress), v);
         assert_eq!(stored.view(Language::FortranInteger), v as Fint as Word);
         if std::mem::size_of::<Fint>() == 4 {
             assert_eq!(stored.view(Language::FortranInteger), 5);
         }
-        let Stored::Fortran(_, cell) = &stored else {
-            unreachable!()
-        };
-        assert_eq!(stored.view(Language::C), Arc::as_ptr(cell) as Word);
+        assert_eq!(stored.view(Language::C), Arc::as_ptr(&cell) as Word);
     }
 
     #[test]
@@ -208,15 +222,18 @@ mod tests {
 
     #[test]
     fn c_copy_returning_the_shown_pointer_copies_word_and_tag() {
-        let stored = Stored::new(Language::FortranAddress, 42);
+        let stored = Stored::Fortran {
+            tag: Language::FortranAddress,
+            word: 42,
+            cell: Some(Arc::new(42)),
+        };
         let shown = stored.view(Language::C);
         let copy = stored.copied(Language::C, shown, shown);
         assert_eq!(copy.language(), Language::FortranAddress);
         assert_eq!(copy.view(Language::FortranAddress), 42);
-        assert_ne!(
-            copy.view(Language::C),
-            shown,
-            "the copy has storage of its own"
+        assert!(
+            matches!(copy, Stored::Fortran { cell: None, .. }),
+            "the copy shares no storage: a C reader of it gets a cell of its own"
         );
         let other = stored.copied(Language::C, shown, 99);
         assert_eq!(other.language(), Language::C);
