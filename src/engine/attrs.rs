@@ -149,7 +149,7 @@ impl AttrSet {
     }
 
     /// The slot holding `keyval`.
-    #[inline]
+    #[inline(always)]
     fn find(&self, keyval: Keyval) -> Option<usize> {
         if keyval.0 == 0 {
             return None; // MPI_KEYVAL_INVALID: never stored, and it marks empty slots

@@ -659,10 +659,37 @@ impl Universe {
         view: Language,
     ) -> Option<Option<Word>> {
         let state = self.state.try_single()?;
-        let data = state.table(O::KIND).get(object.id())?;
+        Self::get_in(&state, O::KIND, object.id(), keyval, view)
+    }
+
+    /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its
+    /// identity (how Fortran integers, which keep only a few bits of the generation, name
+    /// objects).
+    #[inline(always)]
+    pub fn get_attr_fast_at<O: Object>(
+        &self,
+        index: u32,
+        accept: impl FnOnce(Id) -> bool,
+        keyval: Keyval,
+        view: Language,
+    ) -> Option<Option<Word>> {
+        let state = self.state.try_single()?;
+        let id = state.table(O::KIND).id_at(index).filter(|id| accept(*id))?;
+        Self::get_in(&state, O::KIND, id, keyval, view)
+    }
+
+    #[inline(always)]
+    fn get_in(
+        state: &State,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        view: Language,
+    ) -> Option<Option<Word>> {
+        let data = state.table(kind).get(id)?;
         match data.attrs.get(keyval) {
-            Some(entry) => state.peek(O::KIND, object.id(), entry, view).map(Some),
-            None => state.keyvals.live_user(keyval, O::KIND).map(|_| None),
+            Some(entry) => state.peek(kind, id, entry, view).map(Some),
+            None => state.keyvals.live_user(keyval, kind).map(|_| None),
         }
     }
 
@@ -677,11 +704,39 @@ impl Universe {
         word: Word,
     ) -> Option<()> {
         let mut state = self.state.try_single()?;
+        Self::set_in(&mut state, O::KIND, object.id(), keyval, language, word)
+    }
+
+    /// [`Universe::set_attr_fast`] of the object at a table index, if `accept` takes its
+    /// identity (see [`Universe::get_attr_fast_at`]).
+    #[inline(always)]
+    pub fn set_attr_fast_at<O: Object>(
+        &self,
+        index: u32,
+        accept: impl FnOnce(Id) -> bool,
+        keyval: Keyval,
+        language: Language,
+        word: Word,
+    ) -> Option<()> {
+        let mut state = self.state.try_single()?;
+        let id = state.table(O::KIND).id_at(index).filter(|id| accept(*id))?;
+        Self::set_in(&mut state, O::KIND, id, keyval, language, word)
+    }
+
+    #[inline(always)]
+    fn set_in(
+        state: &mut State,
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+        language: Language,
+        word: Word,
+    ) -> Option<()> {
         let State {
             objects, keyvals, ..
-        } = &mut *state;
-        let actions = keyvals.settable(keyval, O::KIND)?.actions();
-        let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
+        } = state;
+        let actions = keyvals.settable(keyval, kind)?.actions();
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
         let slot = attrs.slot_of(keyval);
         if let Some(slot) = slot {
             let present = attrs.at(slot);
@@ -1268,14 +1323,6 @@ impl Universe {
     /// The live object at table index `index` (how Fortran integer handles are resolved).
     pub fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
         Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
-    }
-
-    /// [`Universe::object_at`] without any call, under [`ThreadLevel::Single`] (`None`
-    /// otherwise, and when there is no live object there).
-    #[inline(always)]
-    pub fn object_at_fast<O: Object>(&self, index: u32) -> Option<O> {
-        let state = self.state.try_single()?;
-        state.table(O::KIND).id_at(index).map(O::from_id)
     }
 
     /// The live request at table index `index`.

@@ -30,6 +30,20 @@ impl Id {
     }
 }
 
+/// The generation after `generation`: below [`GENERATION_LIMIT`], never 0, and never with
+/// its low 7 bits all 0, so that the low bits alone can stand for it where only a few fit
+/// (Fortran integer handles) without ever being 0.
+fn next_generation(generation: u32) -> u32 {
+    let mut next = generation + 1;
+    if next >= GENERATION_LIMIT {
+        next = 1;
+    }
+    if next % 128 == 0 {
+        next += 1;
+    }
+    next
+}
+
 /// A freed slot is only reused once this many others are free too, so a stale handle (or a
 /// stale Fortran integer, which has no generation) rarely meets a new object.
 const REUSE_DELAY: usize = 1024;
@@ -100,11 +114,7 @@ impl<T> Table<T> {
             return None;
         }
         let value = slot.value.take()?;
-        slot.generation = if slot.generation + 1 >= GENERATION_LIMIT {
-            1
-        } else {
-            slot.generation + 1
-        };
+        slot.generation = next_generation(slot.generation);
         self.free.push_back(id.index);
         Some(value)
     }
@@ -153,5 +163,16 @@ mod tests {
         assert_eq!(table.get(a), None);
         assert_eq!(table.get(reused), Some(&"b"));
         assert_eq!(table.id_at(a.index), Some(reused));
+    }
+
+    #[test]
+    fn generations_never_have_their_low_seven_bits_zero() {
+        let mut generation = 1;
+        for _ in 0..100_000 {
+            generation = next_generation(generation);
+            assert!(generation % 128 != 0 && generation < GENERATION_LIMIT);
+        }
+        assert_eq!(next_generation(GENERATION_LIMIT - 1), 1);
+        assert_eq!(next_generation(127), 129);
     }
 }

@@ -39,8 +39,6 @@ pub(crate) trait CHandle: Sized + Copy {
     fn object(id: Id) -> Self::Object;
     /// The live object at a table index, whatever its generation.
     fn live_at(universe: &Universe, index: u32) -> Result<Option<Self::Object>>;
-    /// The same without any call, when the engine can (`None` otherwise).
-    fn live_at_fast(universe: &Universe, index: u32) -> Option<Self::Object>;
 }
 
 fn encode(tag: usize, id: Id) -> usize {
@@ -75,7 +73,7 @@ pub(crate) fn null<H: CHandle>() -> H {
 macro_rules! c_handle {
     ($c:ty, $object:ident, tag $tag:expr, null $null:ident, $invalid:expr,
      predefined($raw:ident) $from:block, value($obj:ident) $to:block,
-     live_at($universe:ident, $index:ident) $live:expr, fast $fast:expr) => {
+     live_at($universe:ident, $index:ident) $live:expr) => {
         impl CHandle for $c {
             type Object = $object;
             const TAG: usize = $tag;
@@ -98,9 +96,7 @@ macro_rules! c_handle {
             fn live_at($universe: &Universe, $index: u32) -> Result<Option<$object>> {
                 $live
             }
-            fn live_at_fast($universe: &Universe, $index: u32) -> Option<$object> {
-                $fast
-            }
+
         }
     };
 }
@@ -123,29 +119,25 @@ value(comm) {
         None
     }
 },
-live_at(universe, index) universe.object_at(index),
-fast universe.object_at_fast(index));
+live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Datatype, Datatype, tag 2, null MPIATTR_HANDLE_MPI_DATATYPE_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Datatype),
     predefined(raw) { Universe::predefined_datatype(raw) },
     value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) },
-    live_at(universe, index) universe.object_at(index),
-fast universe.object_at_fast(index));
+    live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Win, Win, tag 3, null MPIATTR_HANDLE_MPI_WIN_NULL,
     Error::InvalidHandle(crate::engine::ObjectKind::Win),
     predefined(_raw) { None },
     value(_win) { None },
-    live_at(universe, index) universe.object_at(index),
-fast universe.object_at_fast(index));
+    live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Request, Request, tag 4, null MPIATTR_HANDLE_MPI_REQUEST_NULL,
     Error::InvalidRequest,
     predefined(_raw) { None },
     value(_request) { None },
-    live_at(universe, index) universe.request_at(index),
-    fast { let _ = (universe, index); None });
+    live_at(universe, index) universe.request_at(index));
 
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {
@@ -163,9 +155,10 @@ pub(crate) fn datatype(handle: abi::MPI_Datatype) -> Result<Datatype> {
 }
 
 /// How a default INTEGER holds a non-predefined object: `code << (index_bits + 2) |
-/// index << 2 | kind`, where `code` (never 0) is the slot's generation folded into the bits
-/// left, so the integer is always far above the predefined values (below 0x1000) and
-/// positive. A freed handle is caught until its slot has been reused `code`'s range times.
+/// index << 2 | kind`, where `code` is the low bits of the slot's generation (never 0: the
+/// tables skip generations whose low 7 bits are 0), so the integer is always far above the
+/// predefined values (below 0x1000) and positive. A freed handle is caught until its slot
+/// has been reused about 2^code_bits times.
 struct FortranBits {
     index: u32,
     code: u32,
@@ -184,8 +177,7 @@ const FORTRAN_BITS: FortranBits = FortranBits {
 impl FortranBits {
     #[inline(always)]
     fn code(&self, generation: u32) -> i64 {
-        let range = (1u32 << self.code) - 1;
-        i64::from((generation - 1) % range + 1)
+        i64::from(generation & ((1u32 << self.code) - 1))
     }
 
     fn encode(&self, kind: usize, id: Id) -> Result<i64> {
@@ -236,19 +228,30 @@ pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
     Ok(object)
 }
 
-/// [`fortran_object`] without any call, for the fast paths: `None` whenever it cannot say
-/// (the caller then takes the whole way, which reports errors).
+/// What a Fortran integer names, for the fast paths: a predefined object, or the object at
+/// a table index whose generation the integer's code matches ([`generation_matches`]).
+#[derive(Clone, Copy)]
+pub(crate) enum FortranRef<O> {
+    Object(O),
+    Index { index: u32, code: i64 },
+}
+
+/// Whether the object with identity `id` is the one a Fortran integer with generation code
+/// `code` names.
 #[inline(always)]
-pub(crate) fn fortran_object_fast<H: CHandle>(value: i64) -> Option<H::Object> {
+pub(crate) fn generation_matches(code: i64, id: Id) -> bool {
+    FORTRAN_BITS.code(id.generation()) == code
+}
+
+/// [`fortran_object`] without any call, for the fast paths: `None` for anything but a
+/// predefined handle or a well-formed integer of the kind (the whole way reports errors).
+#[inline(always)]
+pub(crate) fn fortran_ref<H: CHandle>(value: i64) -> Option<FortranRef<H::Object>> {
     if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
-        return Some(object);
+        return Some(FortranRef::Object(object));
     }
     let (tag, index, code) = FORTRAN_BITS.decode(value)?;
-    if tag != H::TAG {
-        return None;
-    }
-    let object = H::live_at_fast(super::current()?, index)?;
-    (FORTRAN_BITS.code(H::id(object).generation()) == code).then_some(object)
+    (tag == H::TAG).then_some(FortranRef::Index { index, code })
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null
@@ -312,7 +315,7 @@ mod tests {
 
     #[test]
     fn fortran_integers_keep_kind_index_and_generation() {
-        for generation in [1, 2, 126, 127, 128, 1 << 20] {
+        for generation in [1, 2, 126, 127, 129, (1 << 20) + 1] {
             let id = Id::from_parts(4_000_000, generation);
             let value = FORTRAN_BITS.encode(2, id).unwrap();
             assert!(value >= 0x1000, "above every predefined value");

@@ -80,6 +80,7 @@ unsafe fn text_out<'a>(pointer: *mut u8, len: usize, name: &'static str) -> Resu
 ///
 /// # Safety
 /// `ierror` is NULL or valid for writes.
+#[inline(always)]
 unsafe fn finish(ierror: *mut Fint, code: c_int) {
     if !ierror.is_null() {
         // SAFETY: non-null and valid (the caller's contract).

@@ -537,7 +537,7 @@ pub(super) mod fast {
     use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
     use crate::engine::{Fint, Language, Object, Word};
     use crate::ffi::current;
-    use crate::ffi::handles::{fortran_object_fast, CHandle};
+    use crate::ffi::handles::{fortran_ref, generation_matches, CHandle, FortranRef};
 
     /// A get: the object's value in `view`, narrowed to the output's width.
     ///
@@ -560,8 +560,16 @@ pub(super) mod fast {
         }
         // SAFETY: non-null references (checked), valid (the caller's contract).
         let (handle, key) = unsafe { (handle.read(), key.read()) };
-        let object = fortran_object_fast::<H>(handle.into())?;
-        let found = current()?.get_attr_fast(object, keyval(key), view)?;
+        let universe = current()?;
+        let found = match fortran_ref::<H>(handle.into())? {
+            FortranRef::Object(object) => universe.get_attr_fast(object, keyval(key), view)?,
+            FortranRef::Index { index, code } => universe.get_attr_fast_at::<H::Object>(
+                index,
+                |id| generation_matches(code, id),
+                keyval(key),
+                view,
+            )?,
+        };
         // SAFETY: as above, for writes.
         unsafe {
             if let Some(word) = found {
@@ -592,8 +600,17 @@ pub(super) mod fast {
         }
         // SAFETY: non-null references (checked), valid (the caller's contract).
         let (handle, key, value) = unsafe { (handle.read(), key.read(), value.read()) };
-        let object = fortran_object_fast::<H>(handle.into())?;
-        current()?.set_attr_fast(object, keyval(key), language, value.into() as Word)?;
+        let (universe, key, word) = (current()?, keyval(key), value.into() as Word);
+        match fortran_ref::<H>(handle.into())? {
+            FortranRef::Object(object) => universe.set_attr_fast(object, key, language, word)?,
+            FortranRef::Index { index, code } => universe.set_attr_fast_at::<H::Object>(
+                index,
+                |id| generation_matches(code, id),
+                key,
+                language,
+                word,
+            )?,
+        }
         Some(abi::MPI_SUCCESS as c_int)
     }
 
@@ -601,6 +618,7 @@ pub(super) mod fast {
         ($($handle:ty: $get:ident, $set:ident;)*) => {$(
             /// # Safety
             /// Fortran references, as for the routine.
+            #[inline(always)]
             pub(in super::super) unsafe fn $get(
                 handle: *const Fint,
                 key: *const Fint,
@@ -613,6 +631,7 @@ pub(super) mod fast {
 
             /// # Safety
             /// Fortran references, as for the routine.
+            #[inline(always)]
             pub(in super::super) unsafe fn $set(
                 handle: *const Fint,
                 key: *const Fint,
@@ -632,6 +651,7 @@ pub(super) mod fast {
 
     /// # Safety
     /// Fortran references, as for MPI_ATTR_GET.
+    #[inline(always)]
     pub(in super::super) unsafe fn attr_get(
         handle: *const Fint,
         key: *const Fint,
@@ -648,6 +668,7 @@ pub(super) mod fast {
 
     /// # Safety
     /// Fortran references, as for MPI_ATTR_PUT.
+    #[inline(always)]
     pub(in super::super) unsafe fn attr_put(
         handle: *const Fint,
         key: *const Fint,
