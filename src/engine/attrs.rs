@@ -123,8 +123,56 @@ impl Entry {
     }
 }
 
+/// Spare slices for small sets (capacities 1, 2, 4, 8), kept for reuse so that giving an
+/// object its first attributes, copying or freeing one with few does not go to the allocator
+/// each time. At most [`SPARE_PER_SIZE`] of each: a few kilobytes at most.
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    slices: [Vec<Box<[Entry]>>; 4],
+}
+
+const SPARE_PER_SIZE: usize = 64;
+
+impl Spare {
+    fn class(capacity: usize) -> Option<usize> {
+        match capacity {
+            1 => Some(0),
+            2 => Some(1),
+            4 => Some(2),
+            8 => Some(3),
+            _ => None,
+        }
+    }
+
+    /// A slice of `capacity` slots, with whatever they held (see [`Spare::take_empty`]).
+    #[inline]
+    fn take(&mut self, capacity: usize) -> Box<[Entry]> {
+        Self::class(capacity)
+            .and_then(|class| self.slices[class].pop())
+            .unwrap_or_else(|| vec![Entry::default(); capacity].into_boxed_slice())
+    }
+
+    /// An all-empty slice of `capacity` slots.
+    #[inline]
+    fn take_empty(&mut self, capacity: usize) -> Box<[Entry]> {
+        let mut slice = self.take(capacity);
+        slice.fill(Entry::default());
+        slice
+    }
+
+    /// Keeps a slice for reuse, or lets it go.
+    #[inline]
+    fn give(&mut self, slice: Box<[Entry]>) {
+        if let Some(class) = Self::class(slice.len()) {
+            if self.slices[class].len() < SPARE_PER_SIZE {
+                self.slices[class].push(slice);
+            }
+        }
+    }
+}
+
 /// The attributes of one object.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct AttrSet {
     /// Capacity = length: at most SMALL slots scanned, or a hash table.
     slots: Box<[Entry]>,
@@ -214,7 +262,14 @@ impl AttrSet {
     }
 
     /// Adds a value for a keyval the object has no value for; it is the newest.
-    pub(crate) fn insert(&mut self, keyval: Keyval, actions: Actions, tag: Language, word: usize) {
+    pub(crate) fn insert(
+        &mut self,
+        keyval: Keyval,
+        actions: Actions,
+        tag: Language,
+        word: usize,
+        spare: &mut Spare,
+    ) {
         debug_assert!(
             self.get(keyval).is_none(),
             "insert of a keyval already present"
@@ -237,7 +292,7 @@ impl AttrSet {
             } else {
                 (needed * 9 / 5 + 1).max(self.slots.len() * 3 / 2)
             };
-            self.resize(capacity);
+            self.resize(capacity, spare);
         }
         self.place(entry);
         self.len += 1;
@@ -260,14 +315,36 @@ impl AttrSet {
         self.slots[slot] = entry;
     }
 
-    fn resize(&mut self, capacity: usize) {
-        let old = std::mem::replace(
-            &mut self.slots,
-            vec![Entry::default(); capacity].into_boxed_slice(),
-        );
+    fn resize(&mut self, capacity: usize, spare: &mut Spare) {
+        let old = std::mem::replace(&mut self.slots, spare.take_empty(capacity));
         for entry in old.iter().filter(|e| !e.is_empty()) {
             self.place(*entry);
         }
+        spare.give(old);
+    }
+
+    /// A copy of the set, in a slice from `spare` when it has one.
+    pub(crate) fn duplicate(&self, spare: &mut Spare) -> AttrSet {
+        if self.slots.is_empty() {
+            return AttrSet::default();
+        }
+        let mut slots = spare.take(self.slots.len());
+        slots.copy_from_slice(&self.slots);
+        AttrSet {
+            slots,
+            len: self.len,
+            next_seq: self.next_seq,
+        }
+    }
+
+    /// Gives the set's slice to `spare`; the set is then empty.
+    pub(crate) fn recycle(&mut self, spare: &mut Spare) {
+        if self.slots.is_empty() {
+            return;
+        }
+        spare.give(std::mem::take(&mut self.slots));
+        self.len = 0;
+        self.next_seq = 0;
     }
 
     /// Replaces the value of a present keyval in place; the new value is the newest.
@@ -304,8 +381,8 @@ impl AttrSet {
         old
     }
 
-    /// Removes and returns the entry for `keyval`. The last one going frees the allocation.
-    pub(crate) fn remove(&mut self, keyval: Keyval) -> Option<Entry> {
+    /// Removes and returns the entry for `keyval`. The last one going gives the slice back.
+    pub(crate) fn remove(&mut self, keyval: Keyval, spare: &mut Spare) -> Option<Entry> {
         if self.len == 0 {
             return None;
         }
@@ -313,8 +390,7 @@ impl AttrSet {
         let entry = std::mem::take(&mut self.slots[slot]);
         self.len -= 1;
         if self.len == 0 {
-            self.slots = Box::default();
-            self.next_seq = 0;
+            self.recycle(spare);
             return Some(entry);
         }
         if self.hashed() {
@@ -358,10 +434,10 @@ impl AttrSet {
     }
 
     /// Keeps the entries `keep` says stay (each is passed to it once) and removes the others.
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Entry) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Entry) -> bool, spare: &mut Spare) {
         let gone: Vec<Keyval> = self.iter().filter(|e| !keep(e)).map(|e| e.keyval).collect();
         for keyval in gone {
-            self.remove(keyval);
+            self.remove(keyval, spare);
         }
     }
 
@@ -381,6 +457,17 @@ mod tests {
         delete_callback: false,
     };
 
+    /// `insert` and `remove` with a spare pool of their own.
+    impl AttrSet {
+        fn put(&mut self, keyval: Keyval, tag: Language, word: usize) {
+            self.insert(keyval, PLAIN, tag, word, &mut Spare::default());
+        }
+
+        fn take(&mut self, keyval: Keyval) -> Option<Entry> {
+            self.remove(keyval, &mut Spare::default())
+        }
+    }
+
     fn word(set: &AttrSet, k: i32) -> Option<usize> {
         set.get(Keyval(k)).map(|e| e.word)
     }
@@ -389,16 +476,16 @@ mod tests {
     fn insert_get_remove_keep_order() {
         let mut set = AttrSet::default();
         for k in 1..=100 {
-            set.insert(Keyval(k), PLAIN, Language::C, k as usize * 10);
+            set.put(Keyval(k), Language::C, k as usize * 10);
         }
         assert_eq!(set.len(), 100);
         for k in 1..=100 {
             assert_eq!(word(&set, k), Some(k as usize * 10));
         }
         for k in (1..=100).step_by(3) {
-            assert!(set.remove(Keyval(k)).is_some());
+            assert!(set.take(Keyval(k)).is_some());
         }
-        assert!(set.remove(Keyval(1)).is_none());
+        assert!(set.take(Keyval(1)).is_none());
         for k in 1..=100 {
             let expect = (k % 3 != 1).then_some(k as usize * 10);
             assert_eq!(word(&set, k), expect, "keyval {k}");
@@ -412,7 +499,7 @@ mod tests {
     fn replace_counts_as_newest() {
         let mut set = AttrSet::default();
         for k in 1..=3 {
-            set.insert(Keyval(k), PLAIN, Language::C, k as usize);
+            set.put(Keyval(k), Language::C, k as usize);
         }
         let old = set.replace(Keyval(1), Language::FortranAddress, 11);
         assert_eq!(old.word, 1);
@@ -431,17 +518,28 @@ mod tests {
     fn the_last_removal_frees_everything() {
         let mut set = AttrSet::default();
         assert_eq!(set.heap_bytes(), 0);
-        set.insert(Keyval(7), PLAIN, Language::C, 1);
+        set.put(Keyval(7), Language::C, 1);
         assert_eq!(set.heap_bytes(), 16, "one attribute, one 16-byte entry");
-        set.remove(Keyval(7));
+        set.take(Keyval(7));
         assert_eq!(set.heap_bytes(), 0);
+        let mut spare = Spare::default();
+        set.insert(Keyval(7), PLAIN, Language::C, 1, &mut spare);
+        set.remove(Keyval(7), &mut spare);
+        assert_eq!(
+            spare.slices[0].len(),
+            1,
+            "kept for the next first attribute"
+        );
+        set.insert(Keyval(8), PLAIN, Language::C, 2, &mut spare);
+        assert!(spare.slices[0].is_empty(), "and reused");
+        assert_eq!(set.get(Keyval(7)), None, "reused empty");
     }
 
     #[test]
     fn at_most_32_heap_bytes_per_attribute_at_every_size() {
         let mut set = AttrSet::default();
         for n in 1..=5000 {
-            set.insert(Keyval(n), PLAIN, Language::C, 0);
+            set.put(Keyval(n), Language::C, 0);
             // Entries, plus the allocator's 16-byte header of the one allocation.
             let bytes = set.heap_bytes() + 16;
             assert!(bytes <= 32 * n as usize, "{bytes} bytes for {n} attributes");
@@ -452,7 +550,7 @@ mod tests {
     fn renumbering_keeps_the_order() {
         let mut set = AttrSet::default();
         for k in 1..=20 {
-            set.insert(Keyval(k), PLAIN, Language::C, 0);
+            set.put(Keyval(k), Language::C, 0);
         }
         set.next_seq = SEQ_LIMIT;
         set.replace(Keyval(5), Language::C, 1);
@@ -483,10 +581,10 @@ mod tests {
                 }
                 Some(pos) => {
                     model.remove(pos);
-                    assert!(set.remove(Keyval(k)).is_some());
+                    assert!(set.take(Keyval(k)).is_some());
                 }
                 None => {
-                    set.insert(Keyval(k), PLAIN, Language::C, step);
+                    set.put(Keyval(k), Language::C, step);
                     model.push((k, step));
                 }
             }

@@ -5,13 +5,20 @@
 //! Another thread is refused with an error instead of racing. The identity is the thread
 //! pointer register, read in one instruction where the architecture has one (a thread-local's
 //! address would cost a call into the dynamic linker from a shared library), else a
-//! thread-local's address. Under [`ThreadLevel::Multiple`] a mutex serialises every access.
-//! In both modes the guard is only held for short critical sections: never while a user
+//! thread-local's address.
+//!
+//! Under [`ThreadLevel::Multiple`] the state has readers and writers: a reader counts itself
+//! in one of [`READER_SLOTS`] counters, each on a cache line of its own, picked by its thread,
+//! and checks that no writer is in; a writer raises a flag and waits until every counter is
+//! zero. Readers on different threads so touch no common line: reads scale with threads.
+//! Writers are serialised by a mutex and cost a scan of the counters.
+//!
+//! In both modes a guard is only held for short critical sections: never while a user
 //! callback runs.
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::error::Error;
@@ -67,23 +74,66 @@ pub(crate) fn current_thread() -> usize {
     MARK.with(|mark| mark as *const u8 as usize)
 }
 
+/// Reader counters of [`ThreadLevel::Multiple`]: threads share one only when their thread
+/// pointers hash alike.
+const READER_SLOTS: usize = 16;
+
+/// A counter alone on its cache lines (two: adjacent-line prefetchers pair them).
+#[repr(align(128))]
+#[derive(Default)]
+struct Counter(AtomicUsize);
+
+/// The readers and writers of [`ThreadLevel::Multiple`].
+struct Shared {
+    writers: Mutex<()>,
+    writing: AtomicBool,
+    readers: [Counter; READER_SLOTS],
+}
+
+impl Shared {
+    /// The counter of the calling thread.
+    #[inline(always)]
+    fn counter(&self) -> &AtomicUsize {
+        // Thread pointers are far apart: hash the page number, keep the top bits.
+        let hash = (current_thread() >> 12).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.readers[hash >> (usize::BITS - READER_SLOTS.trailing_zeros())].0
+    }
+}
+
+/// Waits a little for another thread's critical section to end.
+fn pause(spins: &mut u32) {
+    *spins += 1;
+    if *spins < 64 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
 pub(crate) struct StateLock<T> {
     data: UnsafeCell<T>,
-    mutex: Option<Mutex<()>>,
+    shared: Option<Shared>,
     owner: usize,
     busy: AtomicBool,
 }
 
-// SAFETY: every access to `data` goes through `lock`, which gives one guard at a time: under
-// a mutex in Multiple mode, and in Single mode only to the owning thread (checked) while
-// `busy` is clear (that flag is only ever touched by the owner thread).
+// SAFETY: every access to `data` goes through a guard. A `Guard` (`&mut T`) exists alone: in
+// Multiple mode its writer holds the mutex, has raised `writing` and seen every reader counter
+// at zero, and readers that count themselves afterwards see `writing` and step back (both
+// sides use SeqCst: at least one sees the other); in Single mode only the owning thread
+// (checked) gets one, while `busy` is clear (a flag only the owner touches). `ReadGuard`s
+// (`&T`) exist together only in Multiple mode, with no `Guard` (the same handshake).
 unsafe impl<T: Send> Sync for StateLock<T> {}
 
 impl<T> StateLock<T> {
     pub(crate) fn new(data: T, level: ThreadLevel) -> Self {
         StateLock {
             data: UnsafeCell::new(data),
-            mutex: (level == ThreadLevel::Multiple).then(|| Mutex::new(())),
+            shared: (level == ThreadLevel::Multiple).then(|| Shared {
+                writers: Mutex::new(()),
+                writing: AtomicBool::new(false),
+                readers: Default::default(),
+            }),
             owner: current_thread(),
             busy: AtomicBool::new(false),
         }
@@ -96,38 +146,85 @@ impl<T> StateLock<T> {
     }
 
     pub(crate) fn level(&self) -> ThreadLevel {
-        if self.mutex.is_some() {
+        if self.shared.is_some() {
             ThreadLevel::Multiple
         } else {
             ThreadLevel::Single
         }
     }
 
+    /// The Single mode's way in: the owner thread, not already in.
+    #[inline(always)]
+    fn enter_single(&self) -> Result<(), Error> {
+        if !self.is_owner() {
+            return Err(Error::WrongThread);
+        }
+        // Only the owner thread reaches this point, so a relaxed load and store are enough;
+        // the flag catches re-entry while a guard is alive.
+        if self.busy.load(Ordering::Relaxed) {
+            return Err(Error::Internal("re-entrant use of the engine state"));
+        }
+        self.busy.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Exclusive access.
     #[inline(always)]
     pub(crate) fn lock(&self) -> Result<Guard<'_, T>, Error> {
-        match &self.mutex {
-            Some(mutex) => {
-                let held = mutex
+        match &self.shared {
+            Some(shared) => {
+                let held = shared
+                    .writers
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
+                shared.writing.store(true, Ordering::SeqCst);
+                for counter in &shared.readers {
+                    let mut spins = 0;
+                    while counter.0.load(Ordering::SeqCst) != 0 {
+                        pause(&mut spins);
+                    }
+                }
                 Ok(Guard {
                     lock: self,
                     _held: Some(held),
                 })
             }
             None => {
-                if !self.is_owner() {
-                    return Err(Error::WrongThread);
-                }
-                // Only the owner thread reaches this point, so a relaxed load and store are
-                // enough; the flag catches re-entry while a guard is alive.
-                if self.busy.load(Ordering::Relaxed) {
-                    return Err(Error::Internal("re-entrant use of the engine state"));
-                }
-                self.busy.store(true, Ordering::Relaxed);
+                self.enter_single()?;
                 Ok(Guard {
                     lock: self,
                     _held: None,
+                })
+            }
+        }
+    }
+
+    /// Shared access: alongside other readers in Multiple mode, exclusive in Single mode.
+    #[inline(always)]
+    pub(crate) fn read(&self) -> Result<ReadGuard<'_, T>, Error> {
+        match &self.shared {
+            Some(shared) => {
+                let counter = shared.counter();
+                loop {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    if !shared.writing.load(Ordering::SeqCst) {
+                        return Ok(ReadGuard {
+                            lock: self,
+                            counter: Some(counter),
+                        });
+                    }
+                    counter.fetch_sub(1, Ordering::Release);
+                    let mut spins = 0;
+                    while shared.writing.load(Ordering::Relaxed) {
+                        pause(&mut spins);
+                    }
+                }
+            }
+            None => {
+                self.enter_single()?;
+                Ok(ReadGuard {
+                    lock: self,
+                    counter: None,
                 })
             }
         }
@@ -140,7 +237,7 @@ impl<T> StateLock<T> {
     /// [`StateLock::lock`]'s way (which reports why).
     #[inline(always)]
     pub(crate) fn try_single(&self) -> Option<SingleGuard<'_, T>> {
-        if self.mutex.is_some() || !self.is_owner() || self.busy.load(Ordering::Relaxed) {
+        if self.shared.is_some() || !self.is_owner() || self.busy.load(Ordering::Relaxed) {
             return None;
         }
         self.busy.store(true, Ordering::Relaxed);
@@ -200,8 +297,39 @@ impl<T> DerefMut for Guard<'_, T> {
 
 impl<T> Drop for Guard<'_, T> {
     fn drop(&mut self) {
-        if self.lock.mutex.is_none() {
-            self.lock.busy.store(false, Ordering::Relaxed);
+        match &self.lock.shared {
+            // The mutex (`_held`) is released after this, with the other fields.
+            Some(shared) => shared.writing.store(false, Ordering::SeqCst),
+            None => self.lock.busy.store(false, Ordering::Relaxed),
+        }
+    }
+}
+
+/// Shared access to the state (see [`StateLock::read`]).
+pub(crate) struct ReadGuard<'a, T> {
+    lock: &'a StateLock<T>,
+    /// The reader counter it is counted in (Multiple mode).
+    counter: Option<&'a AtomicUsize>,
+}
+
+impl<T> Deref for ReadGuard<'_, T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        // SAFETY: no `Guard` exists while a `ReadGuard` does (see `StateLock`'s Sync), so
+        // nothing mutates the data.
+        unsafe { &*self.lock.data.get() }
+    }
+}
+
+impl<T> Drop for ReadGuard<'_, T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        match self.counter {
+            Some(counter) => {
+                counter.fetch_sub(1, Ordering::Release);
+            }
+            None => self.lock.busy.store(false, Ordering::Relaxed),
         }
     }
 }
@@ -224,6 +352,33 @@ mod tests {
             .join()
             .unwrap();
         assert!(refused);
+    }
+
+    #[test]
+    fn readers_see_whole_writes_and_writers_wait_for_readers() {
+        let lock = std::sync::Arc::new(StateLock::new([0u64; 8], ThreadLevel::Multiple));
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let lock = lock.clone();
+                std::thread::spawn(move || {
+                    for i in 0..20_000u64 {
+                        if t == 0 && i % 4 == 0 {
+                            let mut guard = lock.lock().unwrap();
+                            for word in guard.iter_mut() {
+                                *word += 1;
+                            }
+                        } else {
+                            let guard = lock.read().unwrap();
+                            assert!(guard.iter().all(|w| *w == guard[0]), "a torn write");
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(lock.read().unwrap()[7], 5_000);
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub use lock::ThreadLevel;
 pub use table::Id;
 pub use value::{Fint, Language, Word};
 
-use attrs::{AttrSet, Copying, Entry};
+use attrs::{AttrSet, Copying, Entry, Spare};
 use keyval::Registry;
 use lock::StateLock;
 use table::Table;
@@ -287,6 +287,7 @@ struct State {
     requests: Table<()>,
     keyvals: Registry,
     cells: Cells,
+    spare: Spare,
     memory: HashMap<usize, Memory>,
 }
 
@@ -297,6 +298,7 @@ impl State {
             requests: Table::default(),
             keyvals,
             cells: Cells::default(),
+            spare: Spare::default(),
             memory: HashMap::new(),
         }
     }
@@ -412,12 +414,13 @@ impl State {
     /// Attaches a new value for a keyval (live, of the object's kind) the object has no value
     /// for.
     fn attach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval, value: Stored) -> Result<()> {
-        self.object(kind, id)?;
         let actions = self.keyvals.held(keyval).actions();
         let (tag, word) = Self::store(&value);
-        self.object_mut(kind, id)?
-            .attrs
-            .insert(keyval, actions, tag, word);
+        let State { objects, spare, .. } = self;
+        let data = objects[kind.slot()]
+            .get_mut(id)
+            .ok_or(Error::InvalidHandle(kind))?;
+        data.attrs.insert(keyval, actions, tag, word, spare);
         self.keyvals.acquire(keyval);
         Ok(())
     }
@@ -432,10 +435,10 @@ impl State {
 
     /// Removes a value and releases its keyval.
     fn detach(&mut self, kind: ObjectKind, id: Id, keyval: Keyval) {
-        let removed = self
-            .object_mut(kind, id)
-            .ok()
-            .and_then(|data| data.attrs.remove(keyval));
+        let State { objects, spare, .. } = self;
+        let removed = objects[kind.slot()]
+            .get_mut(id)
+            .and_then(|data| data.attrs.remove(keyval, spare));
         if let Some(entry) = removed {
             self.unstore(kind, id, &entry);
             self.keyvals.release(keyval);
@@ -467,8 +470,9 @@ impl State {
 
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
-        if let Some(object) = self.table_mut(kind).remove(id) {
+        if let Some(mut object) = self.table_mut(kind).remove(id) {
             self.release_all(kind, id, &object.attrs);
+            object.attrs.recycle(&mut self.spare);
         }
     }
 
@@ -494,7 +498,10 @@ impl State {
     /// storage of its own. `None` if a copy callback is involved.
     fn duplicate_attributes(&mut self, kind: ObjectKind, id: Id) -> Result<Option<AttrSet>> {
         let State {
-            objects, keyvals, ..
+            objects,
+            keyvals,
+            spare,
+            ..
         } = self;
         let source = &objects[kind.slot()]
             .get(id)
@@ -503,7 +510,7 @@ impl State {
         if source.iter().any(|e| e.copying() == Copying::Callback) {
             return Ok(None);
         }
-        let mut copy = source.clone();
+        let mut copy = source.duplicate(spare);
         let mut dropped = false;
         for entry in copy.iter_mut() {
             if entry.copying() == Copying::Drop {
@@ -515,7 +522,7 @@ impl State {
             keyvals.acquire(entry.keyval);
         }
         if dropped {
-            copy.retain(|entry| entry.copying() != Copying::Drop);
+            copy.retain(|entry| entry.copying() != Copying::Drop, spare);
         }
         Ok(Some(copy))
     }
@@ -523,8 +530,9 @@ impl State {
     /// Drops the user attributes of an object, without callbacks (none is needed).
     fn drop_user_attributes(&mut self, kind: ObjectKind, id: Id) {
         if let Ok(data) = self.object_mut(kind, id) {
-            let gone = std::mem::take(&mut data.attrs);
+            let mut gone = std::mem::take(&mut data.attrs);
             self.release_all(kind, id, &gone);
+            gone.recycle(&mut self.spare);
         }
     }
 }
@@ -632,8 +640,20 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Result<Option<Word>> {
-        let mut state = self.lock()?;
         let (kind, id) = (O::KIND, object.id());
+        {
+            // A value the object has, as readers see it without a new cell: shared access.
+            let state = self.state.read()?;
+            let seen = state
+                .table(kind)
+                .get(id)
+                .and_then(|data| data.attrs.get(keyval))
+                .and_then(|entry| state.peek(kind, id, entry, view));
+            if let Some(word) = seen {
+                return Ok(Some(word));
+            }
+        }
+        let mut state = self.lock()?;
         let seen = state
             .table(kind)
             .get(id)
@@ -733,7 +753,10 @@ impl Universe {
         word: Word,
     ) -> Option<()> {
         let State {
-            objects, keyvals, ..
+            objects,
+            keyvals,
+            spare,
+            ..
         } = state;
         let actions = keyvals.settable(keyval, kind)?.actions();
         let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
@@ -747,7 +770,7 @@ impl Universe {
         let stored = language.stored_word(word) as usize;
         match slot {
             None => {
-                attrs.insert(keyval, actions, language, stored);
+                attrs.insert(keyval, actions, language, stored, spare);
                 keyvals.acquire(keyval);
             }
             Some(slot) => {
@@ -762,7 +785,10 @@ impl Universe {
     pub fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
         let mut state = self.state.try_single()?;
         let State {
-            objects, keyvals, ..
+            objects,
+            keyvals,
+            spare,
+            ..
         } = &mut *state;
         keyvals.live_user(keyval, O::KIND)?;
         let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
@@ -771,7 +797,7 @@ impl Universe {
             Some(e) if e.has_delete_callback() || e.deleting() || e.has_cell() => return None,
             Some(_) => {}
         }
-        attrs.remove(keyval)?;
+        attrs.remove(keyval, spare)?;
         keyvals.release(keyval);
         Some(())
     }
