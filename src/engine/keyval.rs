@@ -217,6 +217,9 @@ pub(crate) struct Registry {
     /// Per slot: the attributes holding its keyval, plus operations under way that pinned
     /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
     users: Vec<u32>,
+    /// Per slot: its keyval was freed (and lives on for its attributes). Apart from the
+    /// records, so replacing a value needs no record.
+    freed: Vec<bool>,
     free: VecDeque<u32>,
     live: usize,
     /// MPI_TAG_UB ... and MPI_WIN_BASE ..., by number.
@@ -229,6 +232,7 @@ impl Registry {
         Registry {
             slots: Vec::new(),
             users: Vec::new(),
+            freed: Vec::new(),
             free: VecDeque::new(),
             live: 0,
             predefined: Vec::new(),
@@ -281,8 +285,10 @@ impl Registry {
         } else {
             self.slots.push(Slot::default());
             self.users.push(0);
+            self.freed.push(false);
             (self.slots.len() - 1) as u32
         };
+        self.freed[slot as usize] = false;
         let entry = &mut self.slots[slot as usize];
         entry.generation = entry.generation % (GENERATIONS - 1) + 1;
         entry.record = Some(Record::new(spec, false));
@@ -314,6 +320,16 @@ impl Registry {
             return None;
         }
         slot.record.as_mut()
+    }
+
+    /// Whether a keyval an attribute holds (so live, a user keyval) was freed: no value can
+    /// be set with it any more.
+    #[inline(always)]
+    pub(crate) fn held_is_freed(&self, keyval: Keyval) -> bool {
+        self.freed
+            .get((keyval.0 & SLOT_MASK) as usize)
+            .copied()
+            .unwrap_or(true)
     }
 
     /// The record of a live user keyval of `kind` that may take new values, or `None`.
@@ -409,6 +425,7 @@ impl Registry {
             self.vacate(keyval);
         } else {
             self.user_record_mut(keyval).expect("looked up").freed = true;
+            self.freed[(keyval.0 & SLOT_MASK) as usize] = true;
         }
         Ok(())
     }

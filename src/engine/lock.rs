@@ -114,14 +114,17 @@ pub(crate) struct StateLock<T> {
     data: UnsafeCell<T>,
     shared: Option<Shared>,
     owner: usize,
-    busy: AtomicBool,
+    /// Single mode's gate: the owner's thread pointer while nobody is in, that pointer with
+    /// its low bit set while the owner is (thread pointers are aligned); 0 in Multiple mode.
+    /// One load and compare tell the mode, the thread and the state apart.
+    gate: AtomicUsize,
 }
 
 // SAFETY: every access to `data` goes through a guard. A `Guard` (`&mut T`) exists alone: in
 // Multiple mode its writer holds the mutex, has raised `writing` and seen every reader counter
 // at zero, and readers that count themselves afterwards see `writing` and step back (both
 // sides use SeqCst: at least one sees the other); in Single mode only the owning thread
-// (checked) gets one, while `busy` is clear (a flag only the owner touches). `ReadGuard`s
+// (checked) gets one, while `gate` says nobody is in (only the owner changes it). `ReadGuard`s
 // (`&T`) exist together only in Multiple mode, with no `Guard` (the same handshake).
 unsafe impl<T: Send> Sync for StateLock<T> {}
 
@@ -135,7 +138,10 @@ impl<T> StateLock<T> {
                 readers: Default::default(),
             }),
             owner: current_thread(),
-            busy: AtomicBool::new(false),
+            gate: AtomicUsize::new(match level {
+                ThreadLevel::Single => current_thread(),
+                ThreadLevel::Multiple => 0,
+            }),
         }
     }
 
@@ -153,19 +159,27 @@ impl<T> StateLock<T> {
         }
     }
 
-    /// The Single mode's way in: the owner thread, not already in.
+    /// The Single mode's way in: the owner thread, not already in. Only the owner thread
+    /// changes the gate, so relaxed loads and stores are enough; the low bit catches re-entry
+    /// while a guard is alive.
     #[inline(always)]
     fn enter_single(&self) -> Result<(), Error> {
-        if !self.is_owner() {
-            return Err(Error::WrongThread);
+        let me = current_thread();
+        let gate = self.gate.load(Ordering::Relaxed);
+        if gate == me {
+            self.gate.store(me | 1, Ordering::Relaxed);
+            return Ok(());
         }
-        // Only the owner thread reaches this point, so a relaxed load and store are enough;
-        // the flag catches re-entry while a guard is alive.
-        if self.busy.load(Ordering::Relaxed) {
+        if gate == me | 1 {
             return Err(Error::Internal("re-entrant use of the engine state"));
         }
-        self.busy.store(true, Ordering::Relaxed);
-        Ok(())
+        Err(Error::WrongThread)
+    }
+
+    /// Leaves what `enter_single` entered.
+    #[inline(always)]
+    fn leave_single(&self) {
+        self.gate.store(self.owner, Ordering::Relaxed);
     }
 
     /// Exclusive access.
@@ -237,10 +251,11 @@ impl<T> StateLock<T> {
     /// [`StateLock::lock`]'s way (which reports why).
     #[inline(always)]
     pub(crate) fn try_single(&self) -> Option<SingleGuard<'_, T>> {
-        if self.shared.is_some() || !self.is_owner() || self.busy.load(Ordering::Relaxed) {
+        let me = current_thread();
+        if self.gate.load(Ordering::Relaxed) != me {
             return None;
         }
-        self.busy.store(true, Ordering::Relaxed);
+        self.gate.store(me | 1, Ordering::Relaxed);
         Some(SingleGuard { lock: self })
     }
 }
@@ -271,7 +286,7 @@ impl<T> DerefMut for SingleGuard<'_, T> {
 impl<T> Drop for SingleGuard<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
-        self.lock.busy.store(false, Ordering::Relaxed);
+        self.lock.leave_single();
     }
 }
 
@@ -300,7 +315,7 @@ impl<T> Drop for Guard<'_, T> {
         match &self.lock.shared {
             // The mutex (`_held`) is released after this, with the other fields.
             Some(shared) => shared.writing.store(false, Ordering::SeqCst),
-            None => self.lock.busy.store(false, Ordering::Relaxed),
+            None => self.lock.leave_single(),
         }
     }
 }
@@ -329,7 +344,7 @@ impl<T> Drop for ReadGuard<'_, T> {
             Some(counter) => {
                 counter.fetch_sub(1, Ordering::Release);
             }
-            None => self.lock.busy.store(false, Ordering::Relaxed),
+            None => self.lock.leave_single(),
         }
     }
 }

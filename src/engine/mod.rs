@@ -758,23 +758,25 @@ impl Universe {
             spare,
             ..
         } = state;
-        let actions = keyvals.settable(keyval, kind)?.actions();
         let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
-        let slot = attrs.slot_of(keyval);
-        if let Some(slot) = slot {
-            let present = attrs.at(slot);
-            if actions.delete_callback || present.deleting() || present.has_cell() {
-                return None;
-            }
-        }
         let stored = language.stored_word(word) as usize;
-        match slot {
+        match attrs.slot_of(keyval) {
+            // The entry vouches for the keyval (live, of this kind) and knows its actions.
+            Some(slot) => {
+                let present = attrs.at(slot);
+                if present.has_delete_callback()
+                    || present.deleting()
+                    || present.has_cell()
+                    || keyvals.held_is_freed(keyval)
+                {
+                    return None;
+                }
+                attrs.replace_at(slot, language, stored);
+            }
             None => {
+                let actions = keyvals.settable(keyval, kind)?.actions();
                 attrs.insert(keyval, actions, language, stored, spare);
                 keyvals.acquire(keyval);
-            }
-            Some(slot) => {
-                attrs.replace_at(slot, language, stored);
             }
         }
         Some(())
