@@ -145,7 +145,7 @@ impl Spare {
     }
 
     /// A slice of `capacity` slots, with whatever they held (see [`Spare::take_empty`]).
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, capacity: usize) -> Box<[Entry]> {
         Self::class(capacity)
             .and_then(|class| self.slices[class].pop())
@@ -161,7 +161,7 @@ impl Spare {
     }
 
     /// Keeps a slice for reuse, or lets it go.
-    #[inline]
+    #[inline(always)]
     fn give(&mut self, slice: Box<[Entry]>) {
         if let Some(class) = Self::class(slice.len()) {
             if self.slices[class].len() < SPARE_PER_SIZE {
@@ -178,6 +178,33 @@ pub(crate) struct AttrSet {
     slots: Box<[Entry]>,
     len: u32,
     next_seq: u32,
+}
+
+/// Copies `from` into `to` (of the same length). Small sets, the common case, are copied as
+/// fixed-size arrays, in registers, where a slice copy would call memcpy.
+#[inline(always)]
+fn copy_entries(to: &mut [Entry], from: &[Entry]) {
+    fn fixed<const N: usize>(to: &mut [Entry], from: &[Entry]) -> bool {
+        match (
+            <&mut [Entry; N]>::try_from(to),
+            <&[Entry; N]>::try_from(from),
+        ) {
+            (Ok(to), Ok(from)) => {
+                *to = *from;
+                true
+            }
+            _ => false,
+        }
+    }
+    let done = match from.len() {
+        1 => fixed::<1>(to, from),
+        2 => fixed::<2>(to, from),
+        4 => fixed::<4>(to, from),
+        _ => false,
+    };
+    if !done {
+        to.copy_from_slice(from);
+    }
 }
 
 fn home(keyval: Keyval, capacity: usize) -> usize {
@@ -324,12 +351,13 @@ impl AttrSet {
     }
 
     /// A copy of the set, in a slice from `spare` when it has one.
+    #[inline(always)]
     pub(crate) fn duplicate(&self, spare: &mut Spare) -> AttrSet {
         if self.slots.is_empty() {
             return AttrSet::default();
         }
         let mut slots = spare.take(self.slots.len());
-        slots.copy_from_slice(&self.slots);
+        copy_entries(&mut slots, &self.slots);
         AttrSet {
             slots,
             len: self.len,
@@ -338,6 +366,7 @@ impl AttrSet {
     }
 
     /// Gives the set's slice to `spare`; the set is then empty.
+    #[inline(always)]
     pub(crate) fn recycle(&mut self, spare: &mut Spare) {
         if self.slots.is_empty() {
             return;
