@@ -152,6 +152,9 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=fortran/routines.txt");
     println!("cargo:rerun-if-changed=fortran/generate.rs");
+    // The shared library's soname: ci/install installs libmpiattr.so.0.x.y with the links
+    // libmpiattr.so.0 and libmpiattr.so, so programs record the major version only.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpiattr.so.0");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
     let text = fs::read_to_string(header).expect("include/mpi.h is readable");
     let integer8 = env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_some();
