@@ -1,0 +1,123 @@
+//! docs/api.md against the sources it documents: every C function of `include/mpi.h` has its
+//! section with its prototype exactly as declared, and every Fortran routine of
+//! `fortran/routines.txt` has its `use mpi` and `use mpi_f08` interfaces exactly as the build
+//! script generated them (`OUT_DIR/fortran/mpi.f90`, `mpi_f08.f90`). A function added,
+//! removed or changed without docs/api.md following fails here.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// `(name, prototype)` of every `MPIATTR_DECLARE(ret, name, (args))` of mpi.h, whitespace
+/// normalized: `int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);`.
+fn c_prototypes(header: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut rest = header;
+    while let Some(start) = rest.find("\nMPIATTR_DECLARE(") {
+        let text = &rest[start + "\nMPIATTR_DECLARE(".len()..];
+        let end = text.find("))\n").expect("a declaration ends with `))`");
+        let declaration = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        let (ret, tail) = declaration.split_once(", ").unwrap();
+        let (name, args) = tail.split_once(", (").unwrap();
+        found.push((format!("MPI_{name}"), format!("{ret} MPI_{name}({args});")));
+        rest = &text[end..];
+    }
+    found
+}
+
+/// The interface block of `name` in a generated module, as docs/api.md shows it: the
+/// header line, then each declaration indented by four spaces.
+fn fortran_block(module: &str, name: &str) -> Option<String> {
+    let lines: Vec<&str> = module.lines().map(str::trim).collect();
+    let start = lines.iter().position(|l| {
+        let lower = l.to_lowercase();
+        let wanted = name.to_lowercase();
+        lower.starts_with(&format!("subroutine {wanted}("))
+            || lower.starts_with(&format!("double precision function {wanted}("))
+    })?;
+    let head = lines[start];
+    let head = match head.strip_prefix("subroutine ") {
+        Some(rest) => format!("SUBROUTINE {rest}"),
+        None => format!(
+            "DOUBLE PRECISION FUNCTION {}",
+            head.trim_start_matches("double precision function ")
+        ),
+    };
+    let mut block = vec![head];
+    for line in &lines[start + 1..] {
+        if line.starts_with("end ") {
+            break;
+        }
+        if *line == "import" || line.starts_with("!GCC$") || line.is_empty() {
+            continue;
+        }
+        block.push(format!("    {line}"));
+    }
+    Some(block.join("\n"))
+}
+
+#[test]
+fn api_reference_covers_every_c_function() {
+    let api = read(&repo().join("docs/api.md"));
+    let header = read(&repo().join("include/mpi.h"));
+    let prototypes = c_prototypes(&header);
+    assert!(
+        prototypes.len() > 60,
+        "only {} functions in mpi.h",
+        prototypes.len()
+    );
+    let mut problems = Vec::new();
+    for (name, prototype) in &prototypes {
+        if !api.contains(&format!("\n### {name}\n")) {
+            problems.push(format!("{name}: no section"));
+        }
+        if !api.lines().any(|l| l == prototype) {
+            problems.push(format!("{name}: prototype `{prototype}` missing"));
+        }
+    }
+    // Every section is a function of mpi.h.
+    for line in api.lines() {
+        if let Some(name) = line.strip_prefix("### ") {
+            if !prototypes.iter().any(|(n, _)| n == name) {
+                problems.push(format!("section {name} documents no function of mpi.h"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "docs/api.md:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn api_reference_covers_every_fortran_routine() {
+    let api = read(&repo().join("docs/api.md"));
+    let dir = Path::new(env!("OUT_DIR")).join("fortran");
+    let mpi = read(&dir.join("mpi.f90"));
+    let mpi_f08 = read(&dir.join("mpi_f08.f90"));
+    let routines: Vec<String> = read(&repo().join("fortran/routines.txt"))
+        .lines()
+        .filter(|l| l.starts_with("MPI_"))
+        .filter_map(|l| l.split('(').next().map(str::to_owned))
+        .collect();
+    assert!(routines.len() > 60, "only {} routines", routines.len());
+    let mut problems = Vec::new();
+    for routine in &routines {
+        for (module, text) in [("mpi", &mpi), ("mpi_f08", &mpi_f08)] {
+            match fortran_block(text, routine) {
+                Some(block) if api.contains(&format!("```fortran\n{block}\n```")) => {}
+                Some(block) => problems.push(format!("{routine}: the {module} interface\n{block}")),
+                None => problems.push(format!("{routine}: not in module {module}")),
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "docs/api.md lacks or differs from:\n{}",
+        problems.join("\n")
+    );
+}
