@@ -191,6 +191,94 @@ static inline int rc_class_at(const char *file, int line, int rc)
 #define SENTINEL_INT (-424242)
 #define SENTINEL_HANDLE(type) ((type)(intptr_t)0x5e5e5e5)
 
+/*
+ * Output arguments of every type, for calls that must fail without writing anything (SPEC §5
+ * "Bad input never ... changes state"). CHECK_FAILS(what, o, call, class) fills every field
+ * of `o` with the byte 0x5e, makes the call (which passes pointers to fields of `o`), checks
+ * its error class and that no field changed. CHECK_FAILS_NEW is for the calls that make a new
+ * handle: a failed dup may also set it to the kind's null handle (SPEC §5 "A failed dup").
+ */
+struct outs {
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Win win;
+    MPI_Request request;
+    MPI_Errhandler errhandler;
+    void *ptr;   /* attribute values, baseptr */
+    MPI_Aint aint;
+    int i, j;    /* rank, size, flag, result, keyval, resultlen, provided, ... */
+    char text[MPI_MAX_LIBRARY_VERSION_STRING > MPI_MAX_ERROR_STRING ? MPI_MAX_LIBRARY_VERSION_STRING
+                                                                    : MPI_MAX_ERROR_STRING];
+    MPI_Status status;
+};
+
+#define OUTS_BYTE 0x5e
+
+static inline int outs_bytes_untouched(const void *field, size_t size)
+{
+    const unsigned char *bytes = (const unsigned char *)field;
+    for (size_t i = 0; i < size; i++)
+        if (bytes[i] != OUTS_BYTE)
+            return 0;
+    return 1;
+}
+
+/* The name of the first field of `o` that a call wrote, or NULL. */
+static inline const char *outs_changed(const struct outs *o, int new_handle_may_be_null)
+{
+#define OUTS_FIELD(f, null_ok)                                                                 \
+    if (!(null_ok) && !outs_bytes_untouched(&o->f, sizeof o->f))                               \
+        return #f;
+    OUTS_FIELD(comm, new_handle_may_be_null && o->comm == MPI_COMM_NULL)
+    OUTS_FIELD(type, new_handle_may_be_null && o->type == MPI_DATATYPE_NULL)
+    OUTS_FIELD(win, 0)
+    OUTS_FIELD(request, 0)
+    OUTS_FIELD(errhandler, 0)
+    OUTS_FIELD(ptr, 0)
+    OUTS_FIELD(aint, 0)
+    OUTS_FIELD(i, 0)
+    OUTS_FIELD(j, 0)
+    OUTS_FIELD(text, 0)
+    OUTS_FIELD(status, 0)
+#undef OUTS_FIELD
+    return NULL;
+}
+
+static inline void check_fails_at(const char *file, int line, const char *what, const char *call,
+                                  int rc, int want, const struct outs *o, int new_handle)
+{
+    int got = rc_class_at(file, line, rc);
+    if (got != want)
+        check_fail(file, line, "%s: %s: expected %s (%d), got %s (%d; code %d)", what, call,
+                   err_name(want), want, err_name(got), got, rc);
+    const char *changed = outs_changed(o, new_handle);
+    if (changed != NULL)
+        check_fail(file, line, "%s: %s failed but wrote its output `%s`", what, call, changed);
+}
+
+#define CHECK_FAILS_(what, o, call, expected_class, new_handle)                                \
+    do {                                                                                       \
+        memset(&(o), OUTS_BYTE, sizeof(o));                                                    \
+        int rc_ = (call);                                                                      \
+        check_fails_at(__FILE__, __LINE__, (what), #call, rc_, (expected_class), &(o),         \
+                       (new_handle));                                                          \
+    } while (0)
+#define CHECK_FAILS(what, o, call, expected_class) CHECK_FAILS_(what, o, call, expected_class, 0)
+#define CHECK_FAILS_NEW(what, o, call, expected_class)                                         \
+    CHECK_FAILS_(what, o, call, expected_class, 1)
+
+/* CHECK_FAILS for a call with an in-out argument `var` (MPI_Comm_free(&var) ...): it must
+   also keep the value of `var`. */
+#define CHECK_FAILS_INOUT(what, o, var, call, expected_class)                                  \
+    do {                                                                                       \
+        unsigned char saved_[sizeof(var)];                                                     \
+        memcpy(saved_, &(var), sizeof(var));                                                   \
+        CHECK_FAILS(what, o, call, expected_class);                                            \
+        if (memcmp(saved_, &(var), sizeof(var)) != 0)                                          \
+            check_fail(__FILE__, __LINE__, "%s: %s failed but changed `%s`", (what), #call,     \
+                       #var);                                                                  \
+    } while (0)
+
 /* MPI_Init (or MPI_Init_thread) done elsewhere; make errors return on both predefined comms. */
 static inline void errors_return(void)
 {
