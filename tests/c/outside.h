@@ -1,0 +1,245 @@
+/*
+ * What before_init.c and after_finalize.c share (semantics.md "Initialisation and threads",
+ * docs/errors.md): every function of the library called outside MPI_Init .. MPI_Finalize.
+ *
+ * outside_calls(): every function that needs MPI initialized, called with arguments that
+ * would be valid while it is, fails with MPI_ERR_OTHER and writes none of its outputs (and
+ * keeps its in-out arguments). anytime_calls(): the functions callable at any time work, and
+ * reject their own bad arguments with the same classes as while initialized. Errors go to
+ * MPI_COMM_SELF's handler, which the programs set to MPI_ERRORS_RETURN first.
+ */
+#ifndef MPIATTR_TEST_OUTSIDE_H
+#define MPIATTR_TEST_OUTSIDE_H
+
+#include "check.h"
+
+/* The objects the calls name: predefined ones before MPI_Init, ones that were alive before
+   MPI_Finalize after it. */
+struct outside {
+    const char *when;
+    MPI_Comm comm;      /* a communicator that is not MPI_COMM_WORLD or MPI_COMM_SELF, or
+                           MPI_COMM_NULL for none (before MPI_Init) */
+    MPI_Datatype type;  /* MPI_INT before MPI_Init */
+    MPI_Win win;        /* MPI_WIN_NULL for none: no window exists before MPI_Init */
+    int comm_keyval, type_keyval, win_keyval; /* keyval numbers */
+    MPI_Request request; /* a request that was pending, or MPI_REQUEST_NULL */
+    void *mem;          /* memory from MPI_Alloc_mem, or NULL */
+};
+
+#define OUTSIDE(call) CHECK_FAILS(x->when, o, call, MPI_ERR_OTHER)
+#define OUTSIDE_NEW(call) CHECK_FAILS_NEW(x->when, o, call, MPI_ERR_OTHER)
+#define OUTSIDE_INOUT(var, call) CHECK_FAILS_INOUT(x->when, o, var, call, MPI_ERR_OTHER)
+
+/* Every function on one communicator (MPI_COMM_WORLD, MPI_COMM_SELF or a user one). */
+static void outside_comm_calls(const struct outside *x, MPI_Comm comm)
+{
+    struct outs o;
+    int buf[4];
+    OUTSIDE_NEW(MPI_Comm_dup(comm, &o.comm));
+    OUTSIDE_NEW(MPI_Comm_dup_with_info(comm, MPI_INFO_NULL, &o.comm));
+    OUTSIDE_NEW(MPI_Comm_idup(comm, &o.comm, &o.request));
+    OUTSIDE(MPI_Comm_split(comm, 0, 0, &o.comm));
+    OUTSIDE(MPI_Comm_split(comm, MPI_UNDEFINED, 0, &o.comm));
+    OUTSIDE(MPI_Comm_rank(comm, &o.i));
+    OUTSIDE(MPI_Comm_size(comm, &o.i));
+    OUTSIDE(MPI_Comm_compare(comm, MPI_COMM_SELF, &o.i));
+    OUTSIDE(MPI_Comm_compare(MPI_COMM_WORLD, comm, &o.i));
+    OUTSIDE(MPI_Comm_set_name(comm, "outside"));
+    OUTSIDE(MPI_Comm_get_name(comm, o.text, &o.i));
+    OUTSIDE(MPI_Comm_set_attr(comm, x->comm_keyval, IPTR(5)));
+    OUTSIDE(MPI_Comm_get_attr(comm, x->comm_keyval, &o.ptr, &o.i));
+    OUTSIDE(MPI_Comm_get_attr(comm, MPI_TAG_UB, &o.ptr, &o.i));
+    OUTSIDE(MPI_Comm_delete_attr(comm, x->comm_keyval));
+    OUTSIDE(MPI_Attr_put(comm, x->comm_keyval, IPTR(5)));
+    OUTSIDE(MPI_Attr_get(comm, x->comm_keyval, &o.ptr, &o.i));
+    OUTSIDE(MPI_Attr_get(comm, MPI_TAG_UB, &o.ptr, &o.i));
+    OUTSIDE(MPI_Attr_delete(comm, x->comm_keyval));
+    OUTSIDE(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, comm, &o.win));
+    OUTSIDE(MPI_Win_allocate(16, 1, MPI_INFO_NULL, comm, &o.ptr, &o.win));
+    OUTSIDE(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &o.win));
+    {
+        MPI_Comm victim = comm;
+        OUTSIDE_INOUT(victim, MPI_Comm_free(&victim));
+    }
+}
+
+/* Every function that needs MPI initialized: MPI_ERR_OTHER, nothing written. */
+static void outside_calls(const struct outside *x)
+{
+    struct outs o;
+
+    /* environment */
+    OUTSIDE(MPI_Query_thread(&o.i));
+    OUTSIDE(MPI_Is_thread_main(&o.i));
+    OUTSIDE(MPI_Finalize());
+
+    /* communicators and requests */
+    outside_comm_calls(x, MPI_COMM_WORLD);
+    outside_comm_calls(x, MPI_COMM_SELF);
+    if (x->comm != MPI_COMM_NULL) {
+        outside_comm_calls(x, x->comm);
+        /* a user communicator's handler cannot be reached outside either */
+        OUTSIDE(MPI_Comm_set_errhandler(x->comm, MPI_ERRORS_RETURN));
+        OUTSIDE(MPI_Comm_get_errhandler(x->comm, &o.errhandler));
+    }
+    {
+        MPI_Request r = x->request;
+        OUTSIDE_INOUT(r, MPI_Wait(&r, &o.status));
+        OUTSIDE_INOUT(r, MPI_Test(&r, &o.i, &o.status));
+        OUTSIDE_INOUT(r, MPI_Request_free(&r));
+    }
+
+    /* keyvals and attributes without an object */
+    OUTSIDE(MPI_Comm_create_keyval(counting_comm_copy, counting_comm_delete, &o.i, NULL));
+    OUTSIDE(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &o.i, NULL));
+    OUTSIDE(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, counting_type_delete, &o.i, NULL));
+    OUTSIDE(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, counting_win_delete, &o.i, NULL));
+    OUTSIDE(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &o.i, NULL));
+    {
+        int k = x->comm_keyval;
+        OUTSIDE_INOUT(k, MPI_Comm_free_keyval(&k));
+        OUTSIDE_INOUT(k, MPI_Keyval_free(&k));
+        k = x->type_keyval;
+        OUTSIDE_INOUT(k, MPI_Type_free_keyval(&k));
+        k = x->win_keyval;
+        OUTSIDE_INOUT(k, MPI_Win_free_keyval(&k));
+    }
+
+    /* datatypes, predefined and (after MPI_Finalize) user ones */
+    MPI_Datatype types[2] = {MPI_INT, x->type};
+    for (int i = 0; i < 2; i++) {
+        MPI_Datatype t = types[i];
+        OUTSIDE_NEW(MPI_Type_dup(t, &o.type));
+        OUTSIDE(MPI_Type_contiguous(2, t, &o.type));
+        OUTSIDE(MPI_Type_size(t, &o.i));
+        OUTSIDE(MPI_Type_set_attr(t, x->type_keyval, IPTR(5)));
+        OUTSIDE(MPI_Type_get_attr(t, x->type_keyval, &o.ptr, &o.i));
+        OUTSIDE(MPI_Type_delete_attr(t, x->type_keyval));
+        OUTSIDE_INOUT(t, MPI_Type_commit(&t));
+        OUTSIDE_INOUT(t, MPI_Type_free(&t));
+    }
+
+    /* windows (after MPI_Finalize: one that was alive) and memory */
+    if (x->win != MPI_WIN_NULL) {
+        MPI_Win w = x->win;
+        OUTSIDE(MPI_Win_set_attr(w, x->win_keyval, IPTR(5)));
+        OUTSIDE(MPI_Win_get_attr(w, x->win_keyval, &o.ptr, &o.i));
+        OUTSIDE(MPI_Win_get_attr(w, MPI_WIN_BASE, &o.ptr, &o.i));
+        OUTSIDE(MPI_Win_delete_attr(w, x->win_keyval));
+        OUTSIDE(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
+        OUTSIDE(MPI_Win_get_errhandler(w, &o.errhandler));
+        OUTSIDE_INOUT(w, MPI_Win_free(&w));
+    }
+    {
+        int local = 0;
+        OUTSIDE(MPI_Get_address(&local, &o.aint));
+        OUTSIDE(MPI_Alloc_mem(16, MPI_INFO_NULL, &o.ptr));
+        OUTSIDE(MPI_Alloc_mem(0, MPI_INFO_NULL, &o.ptr));
+        OUTSIDE(MPI_Free_mem(x->mem));
+    }
+}
+
+#undef OUTSIDE
+#undef OUTSIDE_NEW
+#undef OUTSIDE_INOUT
+
+/* The functions callable at any time work, and refuse their own bad arguments. `initialized`
+   and `finalized` are what MPI_Initialized and MPI_Finalized must say. */
+static void anytime_calls(const char *when, int initialized, int finalized)
+{
+    struct outs o;
+    int flag = -1;
+    CHECK_OK(MPI_Initialized(&flag));
+    CHECK_MSG(flag == initialized, "%s: MPI_Initialized says %d", when, flag);
+    flag = -1;
+    CHECK_OK(MPI_Finalized(&flag));
+    CHECK_MSG(flag == finalized, "%s: MPI_Finalized says %d", when, flag);
+    CHECK_FAILS(when, o, MPI_Initialized(NULL), MPI_ERR_ARG);
+    CHECK_FAILS(when, o, MPI_Finalized(NULL), MPI_ERR_ARG);
+
+    int v = -1, sv = -1;
+    CHECK_OK(MPI_Get_version(&v, &sv));
+    CHECK_MSG(v == 5 && sv == 0, "%s: MPI_Get_version gave %d.%d", when, v, sv);
+    CHECK_FAILS(when, o, MPI_Get_version(NULL, &o.i), MPI_ERR_ARG);
+    CHECK_FAILS(when, o, MPI_Get_version(&o.i, NULL), MPI_ERR_ARG);
+    {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = -1;
+        CHECK_OK(MPI_Get_library_version(lib, &len));
+        CHECK_MSG(len > 0 && (int)strlen(lib) == len, "%s: MPI_Get_library_version length %d",
+                  when, len);
+        CHECK_FAILS(when, o, MPI_Get_library_version(NULL, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Get_library_version(o.text, NULL), MPI_ERR_ARG);
+    }
+
+    {
+        int cls = -1;
+        CHECK_OK(MPI_Error_class(MPI_ERR_KEYVAL, &cls));
+        CHECK_EQ_INT(cls, MPI_ERR_KEYVAL);
+        char s[MPI_MAX_ERROR_STRING];
+        int len = -1;
+        CHECK_OK(MPI_Error_string(MPI_ERR_OTHER, s, &len));
+        CHECK_MSG(len > 0 && (int)strlen(s) == len, "%s: MPI_Error_string length %d", when, len);
+        CHECK_FAILS(when, o, MPI_Error_class(-1, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_class(MPI_ERR_ABI + 1, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_class(MPI_ERR_KEYVAL, NULL), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_string(-1, o.text, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_ABI + 1, o.text, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, NULL, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, o.text, NULL), MPI_ERR_ARG);
+    }
+
+    CHECK_MSG(MPI_Wtick() > 0.0, "%s: MPI_Wtick is not positive", when);
+    {
+        double t1 = MPI_Wtime();
+        double t2 = MPI_Wtime();
+        CHECK_MSG(t2 >= t1, "%s: MPI_Wtime went back", when);
+    }
+
+    /* the predefined communicators' error handlers: set, get, free */
+    MPI_Comm predefined[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(MPI_Comm_set_errhandler(predefined[i], MPI_ERRORS_RETURN));
+        MPI_Errhandler e = MPI_ERRHANDLER_NULL;
+        CHECK_OK(MPI_Comm_get_errhandler(predefined[i], &e));
+        CHECK_MSG(e == MPI_ERRORS_RETURN, "%s: the handler of communicator #%d is not "
+                  "MPI_ERRORS_RETURN", when, i);
+        CHECK_OK(MPI_Errhandler_free(&e));
+        CHECK_EQ_HANDLE(e, MPI_ERRHANDLER_NULL);
+        CHECK_FAILS(when, o, MPI_Comm_set_errhandler(predefined[i], MPI_ERRHANDLER_NULL),
+                    MPI_ERR_ERRHANDLER);
+        CHECK_FAILS(when, o, MPI_Comm_set_errhandler(predefined[i], (MPI_Errhandler)MPI_INT),
+                    MPI_ERR_ERRHANDLER);
+        CHECK_FAILS(when, o, MPI_Comm_get_errhandler(predefined[i], NULL), MPI_ERR_ARG);
+    }
+    CHECK_FAILS(when, o, MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN), MPI_ERR_COMM);
+    CHECK_FAILS(when, o, MPI_Comm_get_errhandler(MPI_COMM_NULL, &o.errhandler), MPI_ERR_COMM);
+    {
+        MPI_Errhandler e = MPI_ERRHANDLER_NULL;
+        CHECK_FAILS_INOUT(when, o, e, MPI_Errhandler_free(&e), MPI_ERR_ERRHANDLER);
+        CHECK_FAILS(when, o, MPI_Errhandler_free(NULL), MPI_ERR_ARG);
+    }
+    /* the bad handlers were refused: still returning */
+    for (int i = 0; i < 2; i++) {
+        MPI_Errhandler e = MPI_ERRHANDLER_NULL;
+        CHECK_OK(MPI_Comm_get_errhandler(predefined[i], &e));
+        CHECK_MSG(e == MPI_ERRORS_RETURN, "%s: a refused MPI_Comm_set_errhandler changed the "
+                  "handler of communicator #%d", when, i);
+        CHECK_OK(MPI_Errhandler_free(&e));
+    }
+
+#if defined(MPIATTR_MPI_H)
+    /* handle conversions of predefined handles work; nothing else is alive */
+    CHECK_EQ_INT(MPI_Comm_c2f(MPI_COMM_WORLD), 257);
+    CHECK_EQ_HANDLE(MPI_Comm_f2c(258), MPI_COMM_SELF);
+    CHECK_EQ_INT(MPI_Type_c2f(MPI_INT), 0x209);
+    CHECK_EQ_HANDLE(MPI_Type_f2c(0x209), MPI_INT);
+    CHECK_EQ_INT(MPI_Win_c2f(MPI_WIN_NULL), 0x110);
+    CHECK_EQ_HANDLE(MPI_Win_f2c(0x110), MPI_WIN_NULL);
+    CHECK_EQ_HANDLE(MPI_Comm_f2c(123456789), MPI_COMM_NULL);
+    CHECK_EQ_HANDLE(MPI_Type_f2c(123456789), MPI_DATATYPE_NULL);
+    CHECK_EQ_HANDLE(MPI_Win_f2c(123456789), MPI_WIN_NULL);
+#endif
+}
+
+#endif /* MPIATTR_TEST_OUTSIDE_H */
