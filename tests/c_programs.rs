@@ -87,6 +87,7 @@ programs!(
     fail_copy,
     fail_delete,
     fatal_abort,
+    fatal_abort_badcomm,
     fatal_abort_mask,
     fatal_before_init,
     fatal_callback,

@@ -2,8 +2,12 @@
  * Bad communicator arguments under MPI_ERRORS_RETURN (SPEC §5 "Bad input"): for every
  * function of SPEC §1 that takes a communicator, MPI_COMM_NULL, freed handles (also after many
  * new communicators were made) and wrong-kind handles (MPI_WIN_NULL, a real window, a datatype,
- * other predefined handles, cast to MPI_Comm) fail with MPI_ERR_COMM; NULL output pointers
- * fail with MPI_ERR_ARG. After each failing call the outputs are untouched, no callback ran,
+ * other predefined handles, cast to MPI_Comm) and made-up values fail with MPI_ERR_COMM (and
+ * MPI_Comm_c2f gives the null handle's integer); NULL output pointers fail with MPI_ERR_ARG;
+ * an invalid info handle in MPI_Comm_dup_with_info is MPI_ERR_INFO, a negative colour other
+ * than MPI_UNDEFINED in MPI_Comm_split MPI_ERR_ARG, freeing MPI_COMM_WORLD or MPI_COMM_SELF
+ * MPI_ERR_COMM; MPI_Comm_f2c of an integer that names no communicator is MPI_COMM_NULL.
+ * After each failing call the outputs are untouched (CHECK_FAILS), no callback ran,
  * attributes and their values are unchanged and the communicators are still usable.
  */
 #include "check.h"
@@ -57,71 +61,46 @@ static void state_unchanged(const char *what)
 /* Every comm-taking function with one bad communicator. */
 static void all_functions(MPI_Comm bad, const char *what)
 {
-    MPI_Comm out = SENTINEL_HANDLE(MPI_Comm);
-    MPI_Request req = SENTINEL_HANDLE(MPI_Request);
-    int ival = SENTINEL_INT;
-    void *v = SENTINEL_HANDLE(void *);
-    int flag = SENTINEL_INT;
-    char name[MPI_MAX_OBJECT_NAME] = "untouched";
-    MPI_Errhandler eh = SENTINEL_HANDLE(MPI_Errhandler);
-    MPI_Win win = SENTINEL_HANDLE(MPI_Win);
-    void *base = SENTINEL_HANDLE(void *);
+    struct outs o;
     int buf[4];
-
-#define BAD_OUT(call, out_ok)                                                                  \
-    do {                                                                                       \
-        CHECK_RC(call, MPI_ERR_COMM);                                                          \
-        CHECK_MSG((out_ok) && req == SENTINEL_HANDLE(MPI_Request) &&   \
-                      ival == SENTINEL_INT && v == SENTINEL_HANDLE(void *) &&                  \
-                      flag == SENTINEL_INT && strcmp(name, "untouched") == 0 &&                \
-                      eh == SENTINEL_HANDLE(MPI_Errhandler) &&                                 \
-                      win == SENTINEL_HANDLE(MPI_Win) && base == SENTINEL_HANDLE(void *),      \
-                  "%s: %s wrote to an output argument", what, #call);                          \
-        out = SENTINEL_HANDLE(MPI_Comm);                                                       \
-        req = SENTINEL_HANDLE(MPI_Request);                                                    \
-        ival = flag = SENTINEL_INT;                                                            \
-        v = base = SENTINEL_HANDLE(void *);                                                    \
-        strcpy(name, "untouched");                                                             \
-        eh = SENTINEL_HANDLE(MPI_Errhandler);                                                  \
-        win = SENTINEL_HANDLE(MPI_Win);                                                        \
-    } while (0)
-/* Most functions leave their outputs alone. A failed dup may also set the new handle to
-   MPI_COMM_NULL (SPEC §5 "A failed dup: the new handle is MPI_COMM_NULL"). */
-#define BAD(call) BAD_OUT(call, out == SENTINEL_HANDLE(MPI_Comm))
-#define BAD_DUP(call) BAD_OUT(call, out == SENTINEL_HANDLE(MPI_Comm) || out == MPI_COMM_NULL)
-
-    BAD_DUP(MPI_Comm_dup(bad, &out));
-    BAD_DUP(MPI_Comm_dup_with_info(bad, MPI_INFO_NULL, &out));
-    BAD_DUP(MPI_Comm_idup(bad, &out, &req));
-    BAD(MPI_Comm_split(bad, 0, 0, &out));
-    BAD(MPI_Comm_split(bad, MPI_UNDEFINED, 0, &out));
-    BAD(MPI_Comm_rank(bad, &ival));
-    BAD(MPI_Comm_size(bad, &ival));
-    BAD(MPI_Comm_compare(bad, MPI_COMM_WORLD, &ival));
-    BAD(MPI_Comm_compare(MPI_COMM_WORLD, bad, &ival));
-    BAD(MPI_Comm_compare(bad, bad, &ival));
+#define BAD(call) CHECK_FAILS(what, o, call, MPI_ERR_COMM)
+#define BAD_NEW(call) CHECK_FAILS_NEW(what, o, call, MPI_ERR_COMM)
+    BAD_NEW(MPI_Comm_dup(bad, &o.comm));
+    BAD_NEW(MPI_Comm_dup_with_info(bad, MPI_INFO_NULL, &o.comm));
+    BAD_NEW(MPI_Comm_idup(bad, &o.comm, &o.request));
+    BAD(MPI_Comm_split(bad, 0, 0, &o.comm));
+    BAD(MPI_Comm_split(bad, MPI_UNDEFINED, 0, &o.comm));
+    BAD(MPI_Comm_rank(bad, &o.i));
+    BAD(MPI_Comm_size(bad, &o.i));
+    BAD(MPI_Comm_compare(bad, MPI_COMM_WORLD, &o.i));
+    BAD(MPI_Comm_compare(MPI_COMM_WORLD, bad, &o.i));
+    BAD(MPI_Comm_compare(bad, bad, &o.i));
     BAD(MPI_Comm_set_name(bad, "x"));
-    BAD(MPI_Comm_get_name(bad, name, &ival));
+    BAD(MPI_Comm_get_name(bad, o.text, &o.i));
     BAD(MPI_Comm_set_attr(bad, kv, IPTR(5)));
-    BAD(MPI_Comm_get_attr(bad, kv, &v, &flag));
-    BAD(MPI_Comm_get_attr(bad, MPI_TAG_UB, &v, &flag));
+    BAD(MPI_Comm_get_attr(bad, kv, &o.ptr, &o.i));
+    BAD(MPI_Comm_get_attr(bad, MPI_TAG_UB, &o.ptr, &o.i));
     BAD(MPI_Comm_delete_attr(bad, kv));
     BAD(MPI_Attr_put(bad, kv, IPTR(5)));
-    BAD(MPI_Attr_get(bad, kv, &v, &flag));
+    BAD(MPI_Attr_get(bad, kv, &o.ptr, &o.i));
     BAD(MPI_Attr_delete(bad, kv));
     BAD(MPI_Comm_set_errhandler(bad, MPI_ERRORS_RETURN));
-    BAD(MPI_Comm_get_errhandler(bad, &eh));
-    BAD(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, bad, &win));
-    BAD(MPI_Win_allocate(16, 1, MPI_INFO_NULL, bad, &base, &win));
-    BAD(MPI_Win_create_dynamic(MPI_INFO_NULL, bad, &win));
+    BAD(MPI_Comm_get_errhandler(bad, &o.errhandler));
+    BAD(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, bad, &o.win));
+    BAD(MPI_Win_allocate(16, 1, MPI_INFO_NULL, bad, &o.ptr, &o.win));
+    BAD(MPI_Win_create_dynamic(MPI_INFO_NULL, bad, &o.win));
     {
         MPI_Comm victim = bad;
-        CHECK_RC(MPI_Comm_free(&victim), MPI_ERR_COMM);
-        CHECK_MSG(victim == bad, "%s: MPI_Comm_free of a bad handle changed the variable", what);
+        CHECK_FAILS_INOUT(what, o, victim, MPI_Comm_free(&victim), MPI_ERR_COMM);
     }
 #undef BAD
-#undef BAD_DUP
-#undef BAD_OUT
+#undef BAD_NEW
+#if defined(MPIATTR_MPI_H)
+    /* no error to report: the integer of a handle that names no communicator is the null
+       handle's */
+    CHECK_MSG(MPI_Comm_c2f(bad) == MPI_Comm_c2f(MPI_COMM_NULL), "%s: MPI_Comm_c2f gave %ld",
+              what, (long)MPI_Comm_c2f(bad));
+#endif
     state_unchanged(what);
 }
 
@@ -178,45 +157,81 @@ int main(int argc, char **argv)
         all_functions(freed_saved, "freed communicator (after 200 more frees)");
     }
 
+    /* Made-up handle values. */
+    all_functions((MPI_Comm)(intptr_t)1, "(MPI_Comm)1");
+    all_functions((MPI_Comm)(intptr_t)0x7777, "(MPI_Comm)0x7777");
+    all_functions((MPI_Comm)(intptr_t)-1, "(MPI_Comm)-1");
+    all_functions((MPI_Comm)(intptr_t)0x7ff123456781, "(MPI_Comm)0x7ff123456781");
+
     /* NULL output pointers: MPI_ERR_ARG, no new object, no callback. */
     {
-        MPI_Comm out = SENTINEL_HANDLE(MPI_Comm);
-        MPI_Request req = SENTINEL_HANDLE(MPI_Request);
-        int ival = SENTINEL_INT;
-        void *v = SENTINEL_HANDLE(void *);
-        char name[MPI_MAX_OBJECT_NAME];
-        CHECK_RC(MPI_Comm_dup(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_dup_with_info(good, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_idup(good, NULL, &req), MPI_ERR_ARG);
-        CHECK_EQ_HANDLE(req, SENTINEL_HANDLE(MPI_Request));
-        CHECK_RC(MPI_Comm_idup(good, &out, NULL), MPI_ERR_ARG);
-        CHECK_MSG(out == SENTINEL_HANDLE(MPI_Comm) || out == MPI_COMM_NULL,
-                  "failed MPI_Comm_idup wrote %p to newcomm", (void *)out);
-        CHECK_RC(MPI_Comm_split(good, 0, 0, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_free(NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_rank(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_size(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_compare(good, MPI_COMM_WORLD, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_set_name(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_get_name(good, NULL, &ival), MPI_ERR_ARG);
-        CHECK_EQ_INT(ival, SENTINEL_INT);
-        CHECK_RC(MPI_Comm_get_name(good, name, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_get_attr(good, kv, NULL, &ival), MPI_ERR_ARG);
-        CHECK_EQ_INT(ival, SENTINEL_INT);
-        CHECK_RC(MPI_Comm_get_attr(good, kv, &v, NULL), MPI_ERR_ARG);
-        CHECK_EQ_PTR(v, SENTINEL_HANDLE(void *));
-        CHECK_RC(MPI_Attr_get(good, kv, NULL, &ival), MPI_ERR_ARG);
-        CHECK_RC(MPI_Attr_get(good, kv, &v, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL, &ival), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_get_errhandler(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL),
-                 MPI_ERR_ARG);
-        CHECK_RC(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, NULL, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Comm_free_keyval(NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Keyval_free(NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Win_create_dynamic(MPI_INFO_NULL, good, NULL), MPI_ERR_ARG);
-        state_unchanged("NULL output pointers");
+        const char *what = "NULL output pointer";
+        struct outs o;
+#define BAD(call) CHECK_FAILS(what, o, call, MPI_ERR_ARG)
+        BAD(MPI_Comm_dup(good, NULL));
+        BAD(MPI_Comm_dup_with_info(good, MPI_INFO_NULL, NULL));
+        BAD(MPI_Comm_idup(good, NULL, &o.request));
+        CHECK_FAILS_NEW(what, o, MPI_Comm_idup(good, &o.comm, NULL), MPI_ERR_ARG);
+        BAD(MPI_Comm_split(good, 0, 0, NULL));
+        BAD(MPI_Comm_split(good, MPI_UNDEFINED, 0, NULL));
+        BAD(MPI_Comm_free(NULL));
+        BAD(MPI_Comm_rank(good, NULL));
+        BAD(MPI_Comm_size(good, NULL));
+        BAD(MPI_Comm_compare(good, MPI_COMM_WORLD, NULL));
+        BAD(MPI_Comm_set_name(good, NULL));
+        BAD(MPI_Comm_get_name(good, NULL, &o.i));
+        BAD(MPI_Comm_get_name(good, o.text, NULL));
+        BAD(MPI_Comm_get_attr(good, kv, NULL, &o.i));
+        BAD(MPI_Comm_get_attr(good, kv, &o.ptr, NULL));
+        BAD(MPI_Attr_get(good, kv, NULL, &o.i));
+        BAD(MPI_Attr_get(good, kv, &o.ptr, NULL));
+        BAD(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL, &o.i));
+        BAD(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &o.ptr, NULL));
+        BAD(MPI_Comm_get_errhandler(good, NULL));
+        BAD(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL));
+        BAD(MPI_Comm_create_keyval(cnt_copy, cnt_del, NULL, NULL));
+        BAD(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, NULL, NULL));
+        BAD(MPI_Comm_free_keyval(NULL));
+        BAD(MPI_Keyval_free(NULL));
+        BAD(MPI_Win_create_dynamic(MPI_INFO_NULL, good, NULL));
+#undef BAD
+        state_unchanged(what);
     }
+
+    /* Other bad arguments on a good communicator. */
+    {
+        const char *what = "bad argument";
+        struct outs o;
+        /* an info handle other than MPI_INFO_NULL and MPI_INFO_ENV */
+        MPI_Info infos[] = {(MPI_Info)MPI_COMM_WORLD, (MPI_Info)MPI_INT, (MPI_Info)(intptr_t)0x7777};
+        for (int i = 0; i < (int)(sizeof infos / sizeof infos[0]); i++)
+            CHECK_FAILS_NEW(what, o, MPI_Comm_dup_with_info(good, infos[i], &o.comm),
+                            MPI_ERR_INFO);
+        /* a negative colour other than MPI_UNDEFINED */
+        CHECK_FAILS(what, o, MPI_Comm_split(good, -5, 0, &o.comm), MPI_ERR_ARG);
+        CHECK_FAILS(what, o, MPI_Comm_split(MPI_COMM_WORLD, -1, 3, &o.comm), MPI_ERR_ARG);
+        /* the predefined communicators cannot be freed */
+        MPI_Comm predefined[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+        for (int i = 0; i < 2; i++) {
+            MPI_Comm victim = predefined[i];
+            CHECK_FAILS_INOUT(what, o, victim, MPI_Comm_free(&victim), MPI_ERR_COMM);
+            int size = -1;
+            CHECK_OK(MPI_Comm_size(predefined[i], &size));
+            CHECK_EQ_INT(size, 1);
+        }
+        state_unchanged(what);
+    }
+
+#if defined(MPIATTR_MPI_H)
+    /* Fortran integers that name no communicator give MPI_COMM_NULL. */
+    {
+        MPI_Fint bads[] = {0, -1, 1, 4095, 123456789, MPI_Type_c2f(MPI_INT), MPI_Type_c2f(type),
+                           MPI_Win_c2f(win), MPI_Comm_c2f(MPI_COMM_NULL)};
+        for (int i = 0; i < (int)(sizeof bads / sizeof bads[0]); i++)
+            CHECK_MSG(MPI_Comm_f2c(bads[i]) == MPI_COMM_NULL, "MPI_Comm_f2c(%ld) names a "
+                      "communicator", (long)bads[i]);
+    }
+#endif
 
     /* The name is kept by a failed set_name; get_name of a good comm still works. */
     {

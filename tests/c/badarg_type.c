@@ -1,12 +1,16 @@
 /*
  * Bad datatype arguments under MPI_ERRORS_RETURN (datatype errors go to MPI_COMM_SELF's
  * handler): MPI_DATATYPE_NULL, freed datatypes and wrong-kind handles cast to MPI_Datatype fail
- * with MPI_ERR_TYPE in every datatype function; freeing a predefined datatype is MPI_ERR_TYPE;
- * a negative count in MPI_Type_contiguous is MPI_ERR_COUNT; NULL output pointers are
- * MPI_ERR_ARG. Outputs stay untouched, no callback runs, attributes are unchanged and the
- * datatypes still work.
+ * with MPI_ERR_TYPE in every datatype function (and MPI_Type_c2f gives the null handle's
+ * integer), as do made-up values; freeing a predefined datatype is MPI_ERR_TYPE; a negative
+ * count in MPI_Type_contiguous, or one that makes the size overflow 64 bits, is MPI_ERR_COUNT;
+ * NULL output pointers are MPI_ERR_ARG; MPI_Type_f2c of an integer that names no datatype is
+ * MPI_DATATYPE_NULL. Outputs stay untouched (CHECK_FAILS), no callback runs, attributes are
+ * unchanged and the datatypes still work.
  */
 #include "check.h"
+
+#include <limits.h>
 
 static int ncopy, ndel;
 static int cnt_copy(MPI_Datatype t, int kv, void *e, void *in, void *out, int *flag)
@@ -45,38 +49,27 @@ static void state_unchanged(const char *what)
 
 static void all_functions(MPI_Datatype bad, const char *what)
 {
-    MPI_Datatype out = SENTINEL_HANDLE(MPI_Datatype);
-    int ival = SENTINEL_INT;
-    void *v = SENTINEL_HANDLE(void *);
-
-/* A failed dup may set the new handle to MPI_DATATYPE_NULL (SPEC §5 "A failed dup"). */
-#define BAD(call)                                                                              \
-    do {                                                                                       \
-        CHECK_RC(call, MPI_ERR_TYPE);                                                          \
-        CHECK_MSG((out == SENTINEL_HANDLE(MPI_Datatype) ||                                     \
-                   (out == MPI_DATATYPE_NULL && strncmp(#call, "MPI_Type_dup(", 13) == 0)) &&  \
-                      ival == SENTINEL_INT &&                                                  \
-                      v == SENTINEL_HANDLE(void *),                                            \
-                  "%s: %s wrote to an output argument", what, #call);                          \
-        out = SENTINEL_HANDLE(MPI_Datatype);                                                   \
-        ival = SENTINEL_INT;                                                                   \
-        v = SENTINEL_HANDLE(void *);                                                           \
-    } while (0)
-
-    BAD(MPI_Type_dup(bad, &out));
-    BAD(MPI_Type_contiguous(2, bad, &out));
-    BAD(MPI_Type_size(bad, &ival));
+    struct outs o;
+#define BAD(call) CHECK_FAILS(what, o, call, MPI_ERR_TYPE)
+    CHECK_FAILS_NEW(what, o, MPI_Type_dup(bad, &o.type), MPI_ERR_TYPE);
+    BAD(MPI_Type_contiguous(2, bad, &o.type));
+    BAD(MPI_Type_contiguous(0, bad, &o.type));
+    BAD(MPI_Type_size(bad, &o.i));
     BAD(MPI_Type_set_attr(bad, kv, IPTR(1)));
-    BAD(MPI_Type_get_attr(bad, kv, &v, &ival));
+    BAD(MPI_Type_get_attr(bad, kv, &o.ptr, &o.i));
     BAD(MPI_Type_delete_attr(bad, kv));
     {
         MPI_Datatype victim = bad;
-        CHECK_RC(MPI_Type_commit(&victim), MPI_ERR_TYPE);
-        CHECK_MSG(victim == bad, "%s: MPI_Type_commit changed the variable", what);
-        CHECK_RC(MPI_Type_free(&victim), MPI_ERR_TYPE);
-        CHECK_MSG(victim == bad, "%s: MPI_Type_free changed the variable", what);
+        CHECK_FAILS_INOUT(what, o, victim, MPI_Type_commit(&victim), MPI_ERR_TYPE);
+        CHECK_FAILS_INOUT(what, o, victim, MPI_Type_free(&victim), MPI_ERR_TYPE);
     }
 #undef BAD
+#if defined(MPIATTR_MPI_H)
+    /* no error to report: the integer of a handle that names no datatype is the null
+       handle's */
+    CHECK_MSG(MPI_Type_c2f(bad) == MPI_Type_c2f(MPI_DATATYPE_NULL), "%s: MPI_Type_c2f gave %ld",
+              what, (long)MPI_Type_c2f(bad));
+#endif
     state_unchanged(what);
 }
 
@@ -135,39 +128,67 @@ int main(int argc, char **argv)
         state_unchanged("free of predefined datatypes");
     }
 
-    /* Negative count. */
+    /* Made-up handle values. */
+    all_functions((MPI_Datatype)(intptr_t)1, "(MPI_Datatype)1");
+    all_functions((MPI_Datatype)(intptr_t)0x2ff, "(MPI_Datatype)0x2ff");
+    all_functions((MPI_Datatype)(intptr_t)-1, "(MPI_Datatype)-1");
+    all_functions((MPI_Datatype)(intptr_t)0x7ff123456782, "(MPI_Datatype)0x7ff123456782");
+
+    /* Negative and too large counts. */
     {
-        MPI_Datatype out = SENTINEL_HANDLE(MPI_Datatype);
-        CHECK_RC(MPI_Type_contiguous(-1, MPI_INT, &out), MPI_ERR_COUNT);
-        CHECK_EQ_HANDLE(out, SENTINEL_HANDLE(MPI_Datatype));
-        CHECK_RC(MPI_Type_contiguous(-1000000, good, &out), MPI_ERR_COUNT);
-        CHECK_EQ_HANDLE(out, SENTINEL_HANDLE(MPI_Datatype));
+        const char *what = "bad count";
+        struct outs o;
+        CHECK_FAILS(what, o, MPI_Type_contiguous(-1, MPI_INT, &o.type), MPI_ERR_COUNT);
+        CHECK_FAILS(what, o, MPI_Type_contiguous(-1000000, good, &o.type), MPI_ERR_COUNT);
+        /* a size beyond 2^64 bytes */
+        MPI_Datatype big, bigger;
+        REQUIRE_OK(MPI_Type_contiguous(INT_MAX, MPI_CHAR, &big)); /* 2^31 - 1 bytes */
+        REQUIRE_OK(MPI_Type_contiguous(INT_MAX, big, &bigger)); /* about 2^62 */
+        CHECK_FAILS(what, o, MPI_Type_contiguous(INT_MAX, bigger, &o.type), MPI_ERR_COUNT);
+        int size = SENTINEL_INT;
+        CHECK_OK(MPI_Type_size(bigger, &size));
+        CHECK_EQ_INT(size, MPI_UNDEFINED);
+        CHECK_OK(MPI_Type_free(&bigger));
+        CHECK_OK(MPI_Type_free(&big));
         /* zero is fine */
-        CHECK_OK(MPI_Type_contiguous(0, MPI_INT, &out));
-        int size = -1;
-        CHECK_OK(MPI_Type_size(out, &size));
+        MPI_Datatype zero;
+        CHECK_OK(MPI_Type_contiguous(0, MPI_INT, &zero));
+        size = -1;
+        CHECK_OK(MPI_Type_size(zero, &size));
         CHECK_EQ_INT(size, 0);
-        CHECK_OK(MPI_Type_free(&out));
+        CHECK_OK(MPI_Type_free(&zero));
+        state_unchanged(what);
     }
 
     /* NULL output pointers. */
     {
-        int ival = SENTINEL_INT;
-        void *v = SENTINEL_HANDLE(void *);
-        CHECK_RC(MPI_Type_dup(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_contiguous(2, good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_size(good, NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_commit(NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_free(NULL), MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_get_attr(good, kv, NULL, &ival), MPI_ERR_ARG);
-        CHECK_EQ_INT(ival, SENTINEL_INT);
-        CHECK_RC(MPI_Type_get_attr(good, kv, &v, NULL), MPI_ERR_ARG);
-        CHECK_EQ_PTR(v, SENTINEL_HANDLE(void *));
-        CHECK_RC(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL),
-                 MPI_ERR_ARG);
-        CHECK_RC(MPI_Type_free_keyval(NULL), MPI_ERR_ARG);
-        state_unchanged("NULL output pointers");
+        const char *what = "NULL output pointer";
+        struct outs o;
+#define BAD(call) CHECK_FAILS(what, o, call, MPI_ERR_ARG)
+        BAD(MPI_Type_dup(good, NULL));
+        BAD(MPI_Type_contiguous(2, good, NULL));
+        BAD(MPI_Type_size(good, NULL));
+        BAD(MPI_Type_commit(NULL));
+        BAD(MPI_Type_free(NULL));
+        BAD(MPI_Type_get_attr(good, kv, NULL, &o.i));
+        BAD(MPI_Type_get_attr(good, kv, &o.ptr, NULL));
+        BAD(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL));
+        BAD(MPI_Type_create_keyval(cnt_copy, cnt_del, NULL, NULL));
+        BAD(MPI_Type_free_keyval(NULL));
+#undef BAD
+        state_unchanged(what);
     }
+
+#if defined(MPIATTR_MPI_H)
+    /* Fortran integers that name no datatype give MPI_DATATYPE_NULL. */
+    {
+        MPI_Fint bads[] = {0, -1, 1, 4095, 123456789, MPI_Comm_c2f(MPI_COMM_WORLD),
+                           MPI_Comm_c2f(comm), MPI_Win_c2f(win), MPI_Type_c2f(MPI_DATATYPE_NULL)};
+        for (int i = 0; i < (int)(sizeof bads / sizeof bads[0]); i++)
+            CHECK_MSG(MPI_Type_f2c(bads[i]) == MPI_DATATYPE_NULL, "MPI_Type_f2c(%ld) names a "
+                      "datatype", (long)bads[i]);
+    }
+#endif
 
     /* Everything still works. */
     MPI_Datatype d;
