@@ -22,6 +22,7 @@ module checks
   public :: fail, check, check_int, check_addr, check_logical, check_attr_int, check_attr_addr
   public :: check_ok, check_class, check_error_string
   public :: str, istr, low_bits, finish
+  public :: sentinel, addr_sentinel, check_untouched, check_untouched_addr, check_untouched_text
 
   !> Failed checks so far.
   integer :: failures = 0
@@ -33,6 +34,10 @@ module checks
   integer, parameter :: ak = c_intptr_t
   !> MPI_SUCCESS, 0 in every MPI (the standard requires it).
   integer, parameter :: success = 0
+  !> Values no library writes by chance: an output argument set to one before a call that
+  !> must fail still holds it after (check_untouched, check_untouched_addr).
+  integer, parameter :: sentinel = -424242
+  integer(ak), parameter :: addr_sentinel = -4242424242_ak
 
   ! The Fortran bindings of MPI_ERROR_CLASS and MPI_ERROR_STRING, through their implicit
   ! interfaces: the same symbols whatever binding the program uses.
@@ -130,6 +135,26 @@ contains
     call check_logical(what // ': flag', flag, .true.)
     if (flag) call check_int(what // ': value', got, expected)
   end subroutine check_attr_int
+
+  !> A default INTEGER output of a call that failed still holds `sentinel`.
+  subroutine check_untouched(what, got)
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: got
+    if (got /= sentinel) call fail(what // ': the failed call wrote ' // istr(got) // ' to an output')
+  end subroutine check_untouched
+
+  !> An INTEGER(KIND=MPI_ADDRESS_KIND) output of a call that failed still holds `addr_sentinel`.
+  subroutine check_untouched_addr(what, got)
+    character(len=*), intent(in) :: what
+    integer(ak), intent(in) :: got
+    if (got /= addr_sentinel) call fail(what // ': the failed call wrote ' // str(got) // ' to an output')
+  end subroutine check_untouched_addr
+
+  !> A CHARACTER output of a call that failed still holds what it held before (`before`).
+  subroutine check_untouched_text(what, got, before)
+    character(len=*), intent(in) :: what, got, before
+    if (got /= before) call fail(what // ': the failed call wrote ''' // trim(got) // ''' to a string output')
+  end subroutine check_untouched_text
 
   !> `ierror` is MPI_SUCCESS. Calls no MPI routine when it is, so it also serves before
   !> MPI_INIT and after MPI_FINALIZE.
