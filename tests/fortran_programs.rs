@@ -142,6 +142,7 @@ programs!(
     mixed_errors,
     mixed_keyvals,
     mixed_values,
+    outside_mpi,
     usempi_callbacks,
     usempi_predefined,
 );
