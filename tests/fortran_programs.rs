@@ -130,6 +130,7 @@ programs!(
     run_program,
     "fortran",
     ["f", "f90", "c"],
+    badargs_f08,
     badargs_mpi,
     errors_f,
     f08_attrs,
