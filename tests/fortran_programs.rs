@@ -143,6 +143,7 @@ programs!(
     mixed_errors,
     mixed_keyvals,
     mixed_values,
+    outside_f08,
     outside_mpi,
     usempi_callbacks,
     usempi_predefined,
