@@ -136,6 +136,7 @@ programs!(
     f08_attrs,
     f77_fixed,
     f90_mpif,
+    fatal_abort_f,
     fatal_f,
     finalize_f,
     kind_check,
