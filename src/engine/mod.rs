@@ -839,6 +839,8 @@ impl Universe {
         loop {
             {
                 let mut state = self.lock()?;
+                // The object first, then the keyval, as every call checks them.
+                state.object(kind, id)?;
                 let record = state.keyvals.lookup_user(keyval, kind)?;
                 if record.freed {
                     return Err(Error::FreedKeyval);
@@ -872,8 +874,8 @@ impl Universe {
     pub fn delete_attr<O: Object>(&self, object: O, keyval: Keyval) -> Result<()> {
         {
             let state = self.lock()?;
-            state.keyvals.lookup_user(keyval, O::KIND)?;
             state.object(O::KIND, object.id())?;
+            state.keyvals.lookup_user(keyval, O::KIND)?;
         }
         self.delete_value(O::KIND, object.id(), keyval, None)
             .map(|_| ())
@@ -891,16 +893,18 @@ impl Universe {
     ) -> Result<Deleted> {
         let (callback, language, value) = {
             let mut state = self.lock()?;
-            let record = state.keyvals.lookup(keyval, kind)?;
-            let action = record.spec.delete.clone();
-            let language = record.spec.language;
             let data = state.object(kind, id)?;
+            // Gone already (a callback deleted it; its keyval may be gone too), or being
+            // deleted by an enclosing call.
             let Some(entry) = data.attrs.get(keyval) else {
                 return Ok(Deleted::Nothing);
             };
             if entry.deleting() {
                 return Ok(Deleted::Nothing);
             }
+            let record = state.keyvals.held(keyval);
+            let action = record.spec.delete.clone();
+            let language = record.spec.language;
             match action {
                 DeleteAction::Null => {
                     return Ok(state.finish_delete(kind, id, keyval, replacement))
