@@ -14,9 +14,10 @@ use std::rc::Rc;
 
 use mpiattr::{abi, Fint};
 
-use super::ops::{CopyB, DeleteB, Kind, Lang};
-use super::reference::{window_params, ERR_OTHER};
-use super::run::{Backend, Counts, Driver};
+use super::harness::{Failure, Stats};
+use super::ops::{encode, CopyB, DeleteB, Kind, Lang, Op};
+use super::reference::{window_params, Model, ERR_OTHER};
+use super::run::{Backend, Checker, Counts, Driver};
 
 type Aint = isize;
 /// A C handle (every handle type of the standard ABI is a pointer).
@@ -807,4 +808,36 @@ impl Backend for CBackend {
     fn counts(&self, _: &[(H, Kind)]) -> Option<Counts> {
         None
     }
+}
+
+/// One program: MPI_Init or, for a third of the programs (chosen by their first operation),
+/// MPI_Init_thread with MPI_THREAD_MULTIPLE.
+pub fn run_program(next: &mut dyn FnMut(&Model) -> Option<Op>) -> Result<Stats, Failure> {
+    let mut model = Model::new(true);
+    let Some(first) = next(&model) else {
+        return Ok(Stats::default());
+    };
+    let multiple = encode(&[first]).iter().map(|&b| u32::from(b)).sum::<u32>() % 3 == 0;
+    let driver = Rc::new(Driver::new(CBackend::init(multiple), &model));
+    install(Some(driver.clone()));
+    let mut checker = Checker::new(64);
+    let mut step = 0;
+    let mut op = Some(first);
+    let result = loop {
+        let Some(o) = op else {
+            let (callbacks, reentries) = driver.counted();
+            break checker.full(&model, &driver).map(|_| Stats {
+                ops: step,
+                callbacks,
+                reentries,
+            });
+        };
+        if let Err(e) = checker.run(&mut model, &driver, &o, false) {
+            break Err(e);
+        }
+        step += 1;
+        op = next(&model);
+    };
+    install(None);
+    result.map_err(|message| Failure { step, message })
 }

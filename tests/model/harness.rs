@@ -8,6 +8,7 @@
 //!   prints it with the commands that replay it;
 //! - `MODEL_SEED=S`: the one program of seed S, in this process;
 //! - `MODEL_REPLAY=FILE`: the program in FILE (written on failure), in this process;
+//! - `MODEL_CORPUS=DIR`: writes seed programs for the fuzz target (fuzz/) into DIR;
 //! - `MODEL_CHILD=...`: as a child of the first.
 
 use std::env;
@@ -90,6 +91,14 @@ impl Generator {
         }
     }
 
+    /// A program of `ops` operations without MPI_Finalize (the threads test's).
+    pub fn endless(seed: u64, ops: usize) -> Generator {
+        let mut g = Generator::new(seed);
+        g.left = ops + 1;
+        g.finalize = false;
+        g
+    }
+
     pub fn next(&mut self, model: &Model) -> Option<Op> {
         if self.left == 0 {
             return None;
@@ -130,7 +139,8 @@ pub fn run_ops(mode: &Mode, ops: &[Op]) -> Result<Stats, Failure> {
 }
 
 fn failure_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("model-failures");
+    let tmp = option_env!("CARGO_TARGET_TMPDIR").map_or_else(env::temp_dir, PathBuf::from);
+    let dir = tmp.join("model-failures");
     let _ = std::fs::create_dir_all(&dir);
     dir
 }
@@ -156,6 +166,19 @@ fn parse_seed(s: &str) -> u64 {
 pub fn main(mode: Mode) {
     if let Ok(spec) = env::var("MODEL_CHILD") {
         child(&mode, &spec);
+    }
+    if let Ok(dir) = env::var("MODEL_CORPUS") {
+        // Seeds for the fuzz target: 64 random programs, cut to 300 operations.
+        std::fs::create_dir_all(&dir).expect("the corpus directory");
+        for seed in 0..64u64 {
+            let mut ops = generate(seed);
+            ops.truncate(300);
+            ops.push(Op::Finalize);
+            let file = PathBuf::from(&dir).join(format!("seed-{seed}"));
+            std::fs::write(file, encode(&ops)).expect("a corpus file");
+        }
+        println!("{}: 64 programs written to {dir}", mode.name);
+        std::process::exit(0);
     }
     if let Ok(path) = env::var("MODEL_REPLAY") {
         let ops = decode(&std::fs::read(&path).expect("a replay file"));

@@ -583,6 +583,11 @@ pub struct Shape {
 /// A random operation for a program whose state has `keyvals` user keyvals and `objects`
 /// objects alive (predefined ones included).
 pub fn random_op(rng: &mut Rng, shape: Shape, keyvals: usize, objects: usize) -> Op {
+    // Callbacks duplicate objects too (and a free can fail): past the shape, more frees.
+    let crowded = objects * 10 / (shape.objects + 4);
+    if crowded >= 10 && rng.chance(((crowded - 9) * 25).min(90) as u64) {
+        return Op::Free { obj: rng.byte() };
+    }
     let alt = rng.chance(30);
     let pressure_kv = keyvals >= shape.keyvals;
     let pressure_obj = objects >= shape.objects + 4;

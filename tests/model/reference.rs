@@ -25,6 +25,9 @@ pub const FINT_BYTES: usize = size_of::<mpiattr::Fint>();
 /// callbacks that re-enter forever are the program's bug, not the library's.
 pub const REENTRY_BUDGET: u32 = 3;
 
+/// Callbacks duplicate objects only while fewer are alive.
+pub const MAX_LIVING: usize = 48;
+
 pub const ERR_COMM: i32 = abi::MPI_ERR_COMM as i32;
 pub const ERR_TYPE: i32 = abi::MPI_ERR_TYPE as i32;
 pub const ERR_WIN: i32 = abi::MPI_ERR_WIN as i32;
@@ -330,6 +333,10 @@ pub struct Model {
     pub listed: Vec<ObjId>,
     /// The objects alive (only they hold attributes).
     living: Vec<ObjId>,
+    /// Where each object is listed, if it is.
+    pos_of: Vec<Option<usize>>,
+    /// The user keyvals not known to be gone.
+    present: Vec<KvId>,
     /// Per keyval: the values holding it (what `users` would count by looking at every
     /// value of every object; kept as values come and go, for speed).
     holders: Vec<u32>,
@@ -375,11 +382,23 @@ impl Model {
             objects: vec![world, selfc, int, double],
             listed: vec![WORLD, SELF, INT, DOUBLE],
             living: vec![WORLD, SELF, INT, DOUBLE],
+            pos_of: vec![Some(WORLD), Some(SELF), Some(INT), Some(DOUBLE)],
+            present: Vec::new(),
             epoch: 0,
             budget: 0,
             finalized: false,
             c_api,
         }
+    }
+
+    /// Lists a communicator made outside the program and shared with other threads (the
+    /// threads test); returns its position.
+    pub fn add_shared_comm(&mut self) -> usize {
+        let Outcome::New(pos) = self.create(Kind::Comm, 0) else {
+            unreachable!()
+        };
+        self.share(&[pos]);
+        pos
     }
 
     /// Marks listed objects as shared (the threads test).
@@ -424,15 +443,29 @@ impl Model {
         self.is_live(kv) && self.user(kv).is_some_and(|u| !u.freed)
     }
 
-    pub fn live_objects(&self) -> usize {
-        self.listed
+    /// The listed objects alive, by position.
+    pub fn live_positions(&self) -> Vec<usize> {
+        self.living
             .iter()
-            .filter(|&&id| self.objects[id].alive)
-            .count()
+            .filter_map(|&id| self.pos_of[id])
+            .collect()
+    }
+
+    /// The user keyvals alive.
+    pub fn live_user_keyvals(&self) -> Vec<KvId> {
+        self.present
+            .iter()
+            .copied()
+            .filter(|&k| self.is_live(k))
+            .collect()
+    }
+
+    pub fn live_objects(&self) -> usize {
+        self.live_positions().len()
     }
 
     pub fn live_keyvals(&self) -> usize {
-        (0..self.keyvals.len()).filter(|&k| self.is_live(k)).count()
+        self.live_user_keyvals().len()
     }
 
     /// Live keyvals, predefined ones included (what `Universe::keyval_count` counts).
@@ -462,7 +495,7 @@ impl Model {
     }
 
     pub fn name(&self, obj: ObjId) -> Name {
-        match self.listed.iter().position(|&id| id == obj) {
+        match self.pos_of[obj] {
             Some(p) => Name::Listed(p),
             None => Name::Fresh,
         }
@@ -552,25 +585,25 @@ impl Model {
 
     // ---- resolving operations -------------------------------------------------------------
 
+    /// An object alive (mostly), or any listed one (stale ones too); windows cannot be
+    /// duplicated.
     fn pick_object(&self, p: u8, dupable: bool) -> usize {
         let ok = |pos: &usize| !dupable || self.kind_at(*pos) != Kind::Win;
-        let all: Vec<usize> = (0..self.listed.len()).filter(ok).collect();
-        let live: Vec<usize> = all
-            .iter()
-            .copied()
-            .filter(|&pos| self.objects[self.listed[pos]].alive)
-            .collect();
+        let live: Vec<usize> = self.live_positions().into_iter().filter(ok).collect();
         if p < 224 && !live.is_empty() {
-            live[p as usize % live.len()]
+            return live[p as usize % live.len()];
+        }
+        let any = p as usize % self.listed.len();
+        if ok(&any) {
+            any
         } else {
-            all[p as usize % all.len()]
+            WORLD
         }
     }
 
+    /// A keyval alive (mostly), or any number listed (predefined, invalid, gone).
     fn pick_keyval(&self, p: u8) -> KvId {
-        let live: Vec<KvId> = (0..self.keyvals.len())
-            .filter(|&k| self.is_live(k))
-            .collect();
+        let live = self.live_user_keyvals();
         if p < 208 && !live.is_empty() {
             live[p as usize % live.len()]
         } else {
@@ -686,11 +719,12 @@ impl Model {
         self.budget = REENTRY_BUDGET;
         let outcome = self.run(act, None, behavior, &mut trace);
         trace.push(Event::Done(outcome));
-        for kv in 0..self.keyvals.len() {
-            let gone = matches!(&self.keyvals[kv], Keyval::User(u) if u.freed && !u.gone)
-                && self.users(kv) == 0;
+        for kv in self.present.clone() {
+            let gone = self.finalized
+                || matches!(&self.keyvals[kv], Keyval::User(u) if u.freed) && self.users(kv) == 0;
             if gone {
                 self.user_mut(kv).gone = true;
+                self.present.retain(|&k| k != kv);
             }
         }
         (act, trace)
@@ -739,6 +773,7 @@ impl Model {
                     gone: false,
                 }));
                 self.holders.push(0);
+                self.present.push(self.keyvals.len() - 1);
                 Outcome::New(self.keyvals.len() - 1)
             }
             Act::FreeKeyval { kv, kind, .. } => self.free_keyval(kv, kind),
@@ -1011,6 +1046,9 @@ impl Model {
                     alt: false,
                 }
             }
+            // Programs whose callbacks duplicate objects as fast as they are freed would
+            // grow without end: callbacks duplicate only while few objects are alive.
+            Reenter::Dup(_) if self.living.len() >= MAX_LIVING => return,
             Reenter::Dup(Target::Own) if kind != Kind::Win => Act::Dup {
                 at: At::Callback,
                 alt: 0,
@@ -1037,6 +1075,7 @@ impl Model {
         let mut copy = Obj::new(kind);
         copy.pre = self.objects[source].pre.clone();
         self.objects.push(copy);
+        self.pos_of.push(None);
         let target = self.objects.len() - 1;
         self.living.push(target);
         let order: Vec<KvId> = self.objects[source].attrs.iter().map(|a| a.kv).collect();
@@ -1066,6 +1105,7 @@ impl Model {
             return Outcome::Err(class);
         }
         self.listed.push(target);
+        self.pos_of[target] = Some(self.listed.len() - 1);
         Outcome::New(self.listed.len() - 1)
     }
 
@@ -1188,6 +1228,7 @@ impl Model {
         self.objects.push(o);
         self.living.push(self.objects.len() - 1);
         self.listed.push(self.objects.len() - 1);
+        self.pos_of.push(Some(self.listed.len() - 1));
         Outcome::New(self.listed.len() - 1)
     }
 

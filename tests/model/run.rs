@@ -8,7 +8,7 @@
 //! as the first event that differs.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Debug;
 
 use super::ops::{CopyB, DeleteB, Kind, Lang, Op};
@@ -508,8 +508,8 @@ impl<B: Backend> Driver<B> {
 /// operations and after the last.
 pub struct Checker {
     pub full_every: usize,
-    live_objects: HashSet<usize>,
-    live_keyvals: HashSet<KvId>,
+    live_objects: Vec<usize>,
+    live_keyvals: Vec<KvId>,
     steps: usize,
 }
 
@@ -517,8 +517,8 @@ impl Checker {
     pub fn new(full_every: usize) -> Checker {
         Checker {
             full_every,
-            live_objects: HashSet::new(),
-            live_keyvals: HashSet::new(),
+            live_objects: Vec::new(),
+            live_keyvals: Vec::new(),
             steps: 0,
         }
     }
@@ -527,18 +527,20 @@ impl Checker {
     /// predefined keyval, the numbers that name none, every keyval alive and the 8 that went
     /// last (the stale ones are all alike).
     fn everything(model: &Model) -> (Vec<usize>, Vec<KvId>) {
-        let alive = |p: &usize| model.objects[model.listed[*p]].alive;
-        let mut objects: Vec<usize> = (0..model.listed.len()).filter(alive).collect();
-        let dead: Vec<usize> = (0..model.listed.len()).filter(|p| !alive(p)).collect();
-        objects.extend(&dead[dead.len().saturating_sub(8)..]);
+        let mut objects = model.live_positions();
+        let dead = (0..model.listed.len())
+            .rev()
+            .filter(|p| !model.objects[model.listed[*p]].alive)
+            .take(8);
+        objects.extend(dead);
         let user = |k: &KvId| matches!(model.keyvals[*k], super::reference::Keyval::User(_));
-        let mut keyvals: Vec<KvId> = (0..model.keyvals.len())
-            .filter(|k| !user(k) || model.is_live(*k))
-            .collect();
-        let gone: Vec<KvId> = (0..model.keyvals.len())
+        let mut keyvals: Vec<KvId> = (0..model.keyvals.len()).take_while(|k| !user(k)).collect();
+        keyvals.extend(model.live_user_keyvals());
+        let gone = (0..model.keyvals.len())
+            .rev()
             .filter(|k| user(k) && !model.is_live(*k))
-            .collect();
-        keyvals.extend(&gone[gone.len().saturating_sub(8)..]);
+            .take(8);
+        keyvals.extend(gone);
         (objects, keyvals)
     }
 
@@ -567,15 +569,22 @@ impl Checker {
         let (objects, keyvals) = if full {
             Self::everything(model)
         } else {
-            let objects = (0..model.listed.len())
-                .filter(|&p| model.objects[model.listed[p]].alive || self.live_objects.contains(&p))
+            let mut objects = model.live_positions();
+            let died: Vec<usize> = self
+                .live_objects
+                .iter()
+                .copied()
+                .filter(|p| !objects.contains(p))
                 .collect();
-            let keyvals = (0..model.keyvals.len())
-                .filter(|&k| {
-                    let user = matches!(model.keyvals[k], super::reference::Keyval::User(_));
-                    user && (model.is_live(k) || self.live_keyvals.contains(&k))
-                })
+            objects.extend(died);
+            let mut keyvals = model.live_user_keyvals();
+            let went: Vec<KvId> = self
+                .live_keyvals
+                .iter()
+                .copied()
+                .filter(|k| !keyvals.contains(k))
                 .collect();
+            keyvals.extend(went);
             (objects, keyvals)
         };
         driver

@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use mpiattr::{
     abi, AnyObject, Comm, CopyAction, DeleteAction, ErrorClass, Keyval, KeyvalSpec, Language,
-    ObjectKind, Universe, Win, Word,
+    ObjectKind, ThreadLevel, Universe, Win, Word,
 };
 
-use super::ops::{CopyB, DeleteB, Kind, Lang};
-use super::reference::window_params;
-use super::run::{Backend, Counts, Driver};
+use super::harness::{Failure, Stats};
+use super::ops::{encode, CopyB, DeleteB, Kind, Lang, Op};
+use super::reference::{window_params, Model};
+use super::run::{Backend, Checker, Counts, Driver};
 
 pub struct RustBackend {
     pub universe: Arc<Universe>,
@@ -280,4 +281,41 @@ impl Backend for RustBackend {
                 .collect(),
         })
     }
+}
+
+/// One program on a universe of its own: MPI_THREAD_SINGLE or, for a third of the programs
+/// (chosen by their first operation), MPI_THREAD_MULTIPLE.
+pub fn run_program(next: &mut dyn FnMut(&Model) -> Option<Op>) -> Result<Stats, Failure> {
+    let mut model = Model::new(false);
+    let Some(first) = next(&model) else {
+        return Ok(Stats::default());
+    };
+    let level = if encode(&[first]).iter().map(|&b| u32::from(b)).sum::<u32>() % 3 == 0 {
+        ThreadLevel::Multiple
+    } else {
+        ThreadLevel::Single
+    };
+    let universe = Arc::new(Universe::new(level));
+    let driver = Rc::new(Driver::new(RustBackend::new(universe, true), &model));
+    install(Some(driver.clone()));
+    let mut checker = Checker::new(64);
+    let mut step = 0;
+    let mut op = Some(first);
+    let result = loop {
+        let Some(o) = op else {
+            let (callbacks, reentries) = driver.counted();
+            break checker.full(&model, &driver).map(|_| Stats {
+                ops: step,
+                callbacks,
+                reentries,
+            });
+        };
+        if let Err(e) = checker.run(&mut model, &driver, &o, false) {
+            break Err(e);
+        }
+        step += 1;
+        op = next(&model);
+    };
+    install(None);
+    result.map_err(|message| Failure { step, message })
 }
