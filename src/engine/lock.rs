@@ -15,10 +15,18 @@
 //!
 //! In both modes a guard is only held for short critical sections: never while a user
 //! callback runs.
+//!
+//! With the feature `thread-checkers`, Multiple mode is a POSIX read-write lock instead:
+//! helgrind and drd understand pthread locks but not synchronisation made of atomics, so this
+//! build lets them check that every access to the state is inside a critical section
+//! (ci/check-memory). Single mode is the same in both builds.
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+#[cfg(not(feature = "thread-checkers"))]
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(not(feature = "thread-checkers"))]
 use std::sync::{Mutex, MutexGuard};
 
 use super::error::Error;
@@ -76,21 +84,75 @@ pub(crate) fn current_thread() -> usize {
 
 /// Reader counters of [`ThreadLevel::Multiple`]: threads share one only when their thread
 /// pointers hash alike.
+#[cfg(not(feature = "thread-checkers"))]
 const READER_SLOTS: usize = 16;
 
 /// A counter alone on its cache lines (two: adjacent-line prefetchers pair them).
+#[cfg(not(feature = "thread-checkers"))]
 #[repr(align(128))]
 #[derive(Default)]
 struct Counter(AtomicUsize);
 
 /// The readers and writers of [`ThreadLevel::Multiple`].
+#[cfg(not(feature = "thread-checkers"))]
 struct Shared {
     writers: Mutex<()>,
     writing: AtomicBool,
     readers: [Counter; READER_SLOTS],
 }
 
+/// The readers and writers of [`ThreadLevel::Multiple`], as a pthread lock (boxed: it must
+/// not move once used).
+#[cfg(feature = "thread-checkers")]
+struct Shared {
+    rwlock: Box<UnsafeCell<libc::pthread_rwlock_t>>,
+}
+
+#[cfg(feature = "thread-checkers")]
 impl Shared {
+    fn new() -> Shared {
+        Shared {
+            rwlock: Box::new(UnsafeCell::new(libc::PTHREAD_RWLOCK_INITIALIZER)),
+        }
+    }
+
+    fn write(&self) {
+        // SAFETY: an initialised lock that never moves; not held by this thread (the engine
+        // never nests critical sections).
+        let rc = unsafe { libc::pthread_rwlock_wrlock(self.rwlock.get()) };
+        assert_eq!(rc, 0, "pthread_rwlock_wrlock");
+    }
+
+    fn read(&self) {
+        // SAFETY: as in `write`.
+        let rc = unsafe { libc::pthread_rwlock_rdlock(self.rwlock.get()) };
+        assert_eq!(rc, 0, "pthread_rwlock_rdlock");
+    }
+
+    fn unlock(&self) {
+        // SAFETY: held by this thread (called by the guards' drops only).
+        unsafe { libc::pthread_rwlock_unlock(self.rwlock.get()) };
+    }
+}
+
+#[cfg(feature = "thread-checkers")]
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // SAFETY: no guard is alive (they borrow the lock).
+        unsafe { libc::pthread_rwlock_destroy(self.rwlock.get()) };
+    }
+}
+
+#[cfg(not(feature = "thread-checkers"))]
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            writers: Mutex::new(()),
+            writing: AtomicBool::new(false),
+            readers: Default::default(),
+        }
+    }
+
     /// The counter of the calling thread.
     #[inline(always)]
     fn counter(&self) -> &AtomicUsize {
@@ -101,6 +163,7 @@ impl Shared {
 }
 
 /// Waits a little for another thread's critical section to end.
+#[cfg(not(feature = "thread-checkers"))]
 fn pause(spins: &mut u32) {
     *spins += 1;
     if *spins < 64 {
@@ -132,11 +195,7 @@ impl<T> StateLock<T> {
     pub(crate) fn new(data: T, level: ThreadLevel) -> Self {
         StateLock {
             data: UnsafeCell::new(data),
-            shared: (level == ThreadLevel::Multiple).then(|| Shared {
-                writers: Mutex::new(()),
-                writing: AtomicBool::new(false),
-                readers: Default::default(),
-            }),
+            shared: (level == ThreadLevel::Multiple).then(Shared::new),
             owner: current_thread(),
             gate: AtomicUsize::new(match level {
                 ThreadLevel::Single => current_thread(),
@@ -186,6 +245,12 @@ impl<T> StateLock<T> {
     #[inline(always)]
     pub(crate) fn lock(&self) -> Result<Guard<'_, T>, Error> {
         match &self.shared {
+            #[cfg(feature = "thread-checkers")]
+            Some(shared) => {
+                shared.write();
+                Ok(Guard { lock: self })
+            }
+            #[cfg(not(feature = "thread-checkers"))]
             Some(shared) => {
                 let held = shared
                     .writers
@@ -207,6 +272,7 @@ impl<T> StateLock<T> {
                 self.enter_single()?;
                 Ok(Guard {
                     lock: self,
+                    #[cfg(not(feature = "thread-checkers"))]
                     _held: None,
                 })
             }
@@ -217,6 +283,15 @@ impl<T> StateLock<T> {
     #[inline(always)]
     pub(crate) fn read(&self) -> Result<ReadGuard<'_, T>, Error> {
         match &self.shared {
+            #[cfg(feature = "thread-checkers")]
+            Some(shared) => {
+                shared.read();
+                Ok(ReadGuard {
+                    lock: self,
+                    counter: None,
+                })
+            }
+            #[cfg(not(feature = "thread-checkers"))]
             Some(shared) => {
                 let counter = shared.counter();
                 loop {
@@ -292,6 +367,7 @@ impl<T> Drop for SingleGuard<'_, T> {
 
 pub(crate) struct Guard<'a, T> {
     lock: &'a StateLock<T>,
+    #[cfg(not(feature = "thread-checkers"))]
     _held: Option<MutexGuard<'a, ()>>,
 }
 
@@ -313,7 +389,10 @@ impl<T> DerefMut for Guard<'_, T> {
 impl<T> Drop for Guard<'_, T> {
     fn drop(&mut self) {
         match &self.lock.shared {
+            #[cfg(feature = "thread-checkers")]
+            Some(shared) => shared.unlock(),
             // The mutex (`_held`) is released after this, with the other fields.
+            #[cfg(not(feature = "thread-checkers"))]
             Some(shared) => shared.writing.store(false, Ordering::SeqCst),
             None => self.lock.leave_single(),
         }
@@ -340,11 +419,13 @@ impl<T> Deref for ReadGuard<'_, T> {
 impl<T> Drop for ReadGuard<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
-        match self.counter {
-            Some(counter) => {
+        match (self.counter, &self.lock.shared) {
+            (Some(counter), _) => {
                 counter.fetch_sub(1, Ordering::Release);
             }
-            None => self.lock.leave_single(),
+            #[cfg(feature = "thread-checkers")]
+            (None, Some(shared)) => shared.unlock(),
+            _ => self.lock.leave_single(),
         }
     }
 }
