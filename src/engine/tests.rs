@@ -638,3 +638,39 @@ fn fortran_values_get_a_cell_for_c_readers_only_and_lose_it_with_the_value() {
     assert_eq!(cells(&u), 0);
     u.comm_free(comm).unwrap();
 }
+
+/// Found by the randomized test (model_rust): during a free, a delete callback deletes
+/// another value of the object whose keyval was freed, so that keyval goes; the free must not
+/// then fail with MPI_ERR_KEYVAL for the value that is already gone.
+#[test]
+fn a_free_survives_a_callback_deleting_a_value_whose_keyval_then_goes() {
+    let u = universe();
+    let comm = u.comm_dup(Comm::WORLD).unwrap();
+    let l = log();
+    let older = keyval(
+        &u,
+        ObjectKind::Comm,
+        CopyAction::Null,
+        logging_delete(&l, "older", None),
+    );
+    u.set_attr(comm, older, Language::C, 1).unwrap();
+    u.free_keyval(ObjectKind::Comm, older).unwrap(); // lives on for its value
+    let deleter = DeleteAction::Call(Arc::new(
+        move |u: &Universe, obj: AnyObject, _: Keyval, _: Word| {
+            let AnyObject::Comm(c) = obj else { panic!() };
+            u.delete_attr(c, older).map_err(|e| e.class() as i32)
+        },
+    ));
+    let newer = keyval(&u, ObjectKind::Comm, CopyAction::Null, deleter);
+    u.set_attr(comm, newer, Language::C, 2).unwrap();
+    // Newest first: `newer`'s callback deletes `older`'s value, and `older` goes.
+    u.comm_free(comm).unwrap();
+    assert_eq!(entries(&l), vec!["older:1"]);
+    assert!(!u.is_valid(comm).unwrap());
+    assert_eq!(
+        u.get_attr(Comm::WORLD, older, Language::C)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Keyval
+    );
+}
