@@ -86,6 +86,7 @@ programs!(
     errhandlers,
     fail_copy,
     fail_delete,
+    fault_positions,
     fatal_abort,
     fatal_abort_badcomm,
     fatal_abort_mask,
