@@ -292,10 +292,46 @@ pub fn compile(name: &str, cmd: &mut Command) -> Result<(), String> {
     }
 }
 
-/// Runs a built test program from `dir` and checks what it printed against `exp`.
+/// A valgrind tool every program runs under (`MPIATTR_CHECK_MEMORY`: memcheck, helgrind or
+/// drd; ci/check-memory sets it), and the file it reports to.
+fn valgrind(name: &str, dir: &Path) -> Option<(Command, PathBuf)> {
+    let tool = env::var("MPIATTR_CHECK_MEMORY")
+        .ok()
+        .filter(|t| !t.is_empty())?;
+    let log = dir.join(format!("{name}.{tool}.log"));
+    let _ = std::fs::remove_file(&log);
+    let mut cmd = Command::new("valgrind");
+    cmd.arg(format!("--tool={tool}"))
+        .arg("-q")
+        .arg(format!("--log-file={}", log.display()));
+    match tool.as_str() {
+        "memcheck" => {
+            cmd.args([
+                "--leak-check=full",
+                "--show-leak-kinds=definite",
+                "--errors-for-leak-kinds=definite",
+                "--track-origins=yes",
+            ]);
+        }
+        "helgrind" | "drd" => {}
+        other => panic!("MPIATTR_CHECK_MEMORY={other}: not memcheck, helgrind or drd"),
+    }
+    Some((cmd, log))
+}
+
+/// Runs a built test program from `dir` and checks what it printed against `exp` (under
+/// valgrind if `MPIATTR_CHECK_MEMORY` names a tool: then anything valgrind reports fails).
 pub fn run_and_check(name: &str, exe: &Path, dir: &Path, exp: &Expectation, cc: &Compiler) {
     let external = cc.external;
-    let mut cmd = Command::new(exe);
+    let checked = valgrind(name, dir);
+    let (mut cmd, timeout) = match &checked {
+        Some((vg, _)) => {
+            let mut cmd = Command::new(vg.get_program());
+            cmd.args(vg.get_args()).arg(exe);
+            (cmd, RUN_TIMEOUT * 10)
+        }
+        None => (Command::new(exe), RUN_TIMEOUT),
+    };
     cmd.current_dir(dir);
     clean_library_path(&mut cmd);
     // An external MPI's singleton init may look for its launcher beside its compiler.
@@ -308,8 +344,15 @@ pub fn run_and_check(name: &str, exe: &Path, dir: &Path, exp: &Expectation, cc: 
             }
         }
     }
-    let out = run_with_timeout(&mut cmd, RUN_TIMEOUT)
+    let out = run_with_timeout(&mut cmd, timeout)
         .unwrap_or_else(|e| panic!("{name}: cannot run {}: {e}", exe.display()));
+    if let Some((_, log)) = &checked {
+        let report = std::fs::read_to_string(log)
+            .unwrap_or_else(|e| format!("valgrind wrote no report to {}: {e}", log.display()));
+        if !report.trim().is_empty() {
+            panic!("{name}: valgrind reports ({}):\n{report}", log.display());
+        }
+    }
     match exp.exit {
         None => {
             let ok_line = format!("OK {name}");

@@ -5,6 +5,9 @@
  * pointer is the same on every get and its storage stays valid until the attribute is deleted
  * or replaced, which c_recheck_saved verifies after the object has changed around it.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <sys/mman.h>
+
 #include "check.h"
 
 struct payload {
@@ -15,8 +18,9 @@ struct payload {
 
 static struct payload static_payload = {17, 0.25, "static"};
 
-/* Large enough to come from mmap, far above 2**32 on x86-64 Linux. */
+/* Mapped where asked, far above 2**32 (malloc's addresses are low under valgrind). */
 #define HEAP_BYTES (1 << 20)
+#define HEAP_HINT ((void *)(uintptr_t)0x100000000000ull)
 static struct payload *heap_payload;
 
 enum { OBJ_COMM = 1, OBJ_TYPE = 2, OBJ_WIN = 3 };
@@ -57,8 +61,9 @@ void c_failures_(MPI_Fint *n) { *n = (MPI_Fint)atomic_load(&check_failures); }
 void c_set_pointers_(MPI_Fint *fcomm, MPI_Fint *kvs, MPI_Aint *addrs)
 {
     MPI_Comm comm = MPI_Comm_f2c(*fcomm);
-    heap_payload = malloc(HEAP_BYTES);
-    REQUIRE(heap_payload != NULL);
+    heap_payload =
+        mmap(HEAP_HINT, HEAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(heap_payload != MAP_FAILED);
     *heap_payload = (struct payload){23, -1.5, "heap"};
     void *vals[3] = {&static_payload, heap_payload, IPTR(-7)};
     CHECK_MSG((uintptr_t)vals[1] > (uintptr_t)0xffffffffu,
@@ -170,7 +175,7 @@ void c_forget_(MPI_Fint *slot) { saved[*slot].used = 0; }
 void c_forget_all_(void)
 {
     memset(saved, 0, sizeof saved);
-    free(heap_payload); /* only its address is still stored, never read again */
+    munmap(heap_payload, HEAP_BYTES); /* only its address is still stored, never read again */
     heap_payload = NULL;
 }
 
