@@ -150,6 +150,11 @@ fn main() {
     let header = "include/mpi.h";
     println!("cargo:rerun-if-changed={header}");
     println!("cargo:rerun-if-changed=build.rs");
+    // The randomized tests size their default runs by it (tests/model/harness.rs).
+    println!(
+        "cargo:rustc-env=MPIATTR_OPT_LEVEL={}",
+        env::var("OPT_LEVEL").unwrap_or_default()
+    );
     println!("cargo:rerun-if-changed=fortran/routines.txt");
     println!("cargo:rerun-if-changed=fortran/generate.rs");
     // The shared library's soname: ci/install installs libmpiattr.so.0.x.y with the links

@@ -28,7 +28,7 @@ fn ops_per_thread() -> usize {
     std::env::var("MODEL_THREAD_OPS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000)
+        .unwrap_or(model::harness::default_ops(100_000))
 }
 
 fn thread_program(

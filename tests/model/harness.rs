@@ -4,8 +4,8 @@
 //!
 //! A test binary built on this (`harness = false`) runs in one of these ways:
 //! - plain: random programs from a fresh base seed until `MODEL_OPS` operations (default
-//!   1 000 000) have run, two children at a time; on a failure, shrinks the program and
-//!   prints it with the commands that replay it;
+//!   1 000 000 in an optimized build, 20 000 in a debug one) have run, two children at a
+//!   time; on a failure, shrinks the program and prints it with the commands that replay it;
 //! - `MODEL_SEED=S`: the one program of seed S, in this process;
 //! - `MODEL_REPLAY=FILE`: the program in FILE (written on failure), in this process;
 //! - `MODEL_CORPUS=DIR`: writes seed programs for the fuzz target (fuzz/) into DIR;
@@ -160,6 +160,16 @@ fn parse_seed(s: &str) -> u64 {
         None => s.parse(),
     }
     .unwrap_or_else(|_| panic!("not a seed: {s}"))
+}
+
+/// How many operations to run when not told: `optimized` in an optimized build (ci/test
+/// runs these tests with `--profile model`), a fiftieth of it in a debug build (`cargo test`).
+pub fn default_ops(optimized: usize) -> usize {
+    if option_env!("MPIATTR_OPT_LEVEL") == Some("0") {
+        optimized / 50
+    } else {
+        optimized
+    }
 }
 
 /// The entry point of a model test binary.
@@ -334,7 +344,7 @@ fn parent(mode: &Mode) -> ! {
     let target: usize = env::var("MODEL_OPS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1_000_000);
+        .unwrap_or(default_ops(1_000_000));
     let base = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
