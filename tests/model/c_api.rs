@@ -15,9 +15,9 @@ use std::rc::Rc;
 use mpiattr::{abi, Fint};
 
 use super::harness::{Failure, Stats};
-use super::ops::{encode, CopyB, DeleteB, Kind, Lang, Op};
+use super::ops::{CopyB, DeleteB, Kind, Lang, Op};
 use super::reference::{window_params, Model, ERR_OTHER};
-use super::run::{Backend, Checker, Counts, Driver};
+use super::run::{multiple_for, run_checked, Backend, Counts, Driver};
 
 type Aint = isize;
 /// A C handle (every handle type of the standard ABI is a pointer).
@@ -817,27 +817,10 @@ pub fn run_program(next: &mut dyn FnMut(&Model) -> Option<Op>) -> Result<Stats, 
     let Some(first) = next(&model) else {
         return Ok(Stats::default());
     };
-    let multiple = encode(&[first]).iter().map(|&b| u32::from(b)).sum::<u32>() % 3 == 0;
+    let multiple = multiple_for(first);
     let driver = Rc::new(Driver::new(CBackend::init(multiple), &model));
     install(Some(driver.clone()));
-    let mut checker = Checker::new(64);
-    let mut step = 0;
-    let mut op = Some(first);
-    let result = loop {
-        let Some(o) = op else {
-            let (callbacks, reentries) = driver.counted();
-            break checker.full(&model, &driver).map(|_| Stats {
-                ops: step,
-                callbacks,
-                reentries,
-            });
-        };
-        if let Err(e) = checker.run(&mut model, &driver, &o, false) {
-            break Err(e);
-        }
-        step += 1;
-        op = next(&model);
-    };
+    let result = run_checked(&mut model, &driver, first, next);
     install(None);
-    result.map_err(|message| Failure { step, message })
+    result
 }

@@ -11,7 +11,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Debug;
 
-use super::ops::{CopyB, DeleteB, Kind, Lang, Op};
+use super::harness::{Failure, Stats};
+use super::ops::{encode, CopyB, DeleteB, Kind, Lang, Op};
 use super::reference::{
     At, CellKey, Event, KvId, Model, Name, Outcome, Produced, Ret, Seen, ERR_OTHER, UNKNOWN_KEYVAL,
 };
@@ -598,4 +599,39 @@ impl Checker {
             .collect();
         Ok(())
     }
+}
+
+/// Whether a program runs under MPI_THREAD_MULTIPLE: a third of them, chosen by their first
+/// operation (so a replay runs as the original did).
+pub fn multiple_for(first: Op) -> bool {
+    encode(&[first]).iter().map(|&b| u32::from(b)).sum::<u32>() % 3 == 0
+}
+
+/// Runs a program from its first operation on through `driver`, checking after each
+/// operation and everything after the last.
+pub fn run_checked<B: Backend>(
+    model: &mut Model,
+    driver: &Driver<B>,
+    first: Op,
+    next: &mut dyn FnMut(&Model) -> Option<Op>,
+) -> Result<Stats, Failure> {
+    let mut checker = Checker::new(64);
+    let mut step = 0;
+    let mut op = Some(first);
+    while let Some(o) = op {
+        checker
+            .run(model, driver, &o, false)
+            .map_err(|message| Failure { step, message })?;
+        step += 1;
+        op = next(model);
+    }
+    checker
+        .full(model, driver)
+        .map_err(|message| Failure { step, message })?;
+    let (callbacks, reentries) = driver.counted();
+    Ok(Stats {
+        ops: step,
+        callbacks,
+        reentries,
+    })
 }

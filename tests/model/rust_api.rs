@@ -11,9 +11,9 @@ use mpiattr::{
 };
 
 use super::harness::{Failure, Stats};
-use super::ops::{encode, CopyB, DeleteB, Kind, Lang, Op};
+use super::ops::{CopyB, DeleteB, Kind, Lang, Op};
 use super::reference::{window_params, Model};
-use super::run::{Backend, Checker, Counts, Driver};
+use super::run::{multiple_for, run_checked, Backend, Counts, Driver};
 
 pub struct RustBackend {
     pub universe: Arc<Universe>,
@@ -290,7 +290,7 @@ pub fn run_program(next: &mut dyn FnMut(&Model) -> Option<Op>) -> Result<Stats, 
     let Some(first) = next(&model) else {
         return Ok(Stats::default());
     };
-    let level = if encode(&[first]).iter().map(|&b| u32::from(b)).sum::<u32>() % 3 == 0 {
+    let level = if multiple_for(first) {
         ThreadLevel::Multiple
     } else {
         ThreadLevel::Single
@@ -298,24 +298,7 @@ pub fn run_program(next: &mut dyn FnMut(&Model) -> Option<Op>) -> Result<Stats, 
     let universe = Arc::new(Universe::new(level));
     let driver = Rc::new(Driver::new(RustBackend::new(universe, true), &model));
     install(Some(driver.clone()));
-    let mut checker = Checker::new(64);
-    let mut step = 0;
-    let mut op = Some(first);
-    let result = loop {
-        let Some(o) = op else {
-            let (callbacks, reentries) = driver.counted();
-            break checker.full(&model, &driver).map(|_| Stats {
-                ops: step,
-                callbacks,
-                reentries,
-            });
-        };
-        if let Err(e) = checker.run(&mut model, &driver, &o, false) {
-            break Err(e);
-        }
-        step += 1;
-        op = next(&model);
-    };
+    let result = run_checked(&mut model, &driver, first, next);
     install(None);
-    result.map_err(|message| Failure { step, message })
+    result
 }
