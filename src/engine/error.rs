@@ -97,6 +97,19 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// The MPI error class this error belongs to.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Error, ErrorClass, ObjectKind, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let error = universe.comm_free(Comm::WORLD).unwrap_err();
+    /// assert_eq!(error, Error::PredefinedObject(ObjectKind::Comm));
+    /// assert_eq!(error.class(), ErrorClass::Comm);
+    /// assert_eq!(error.to_string(), "a predefined communicator cannot be freed");
+    /// // A callback's code keeps its class if it is one, else it is MPI_ERR_OTHER.
+    /// let refused = Error::Callback { kind: "delete", code: 12345 };
+    /// assert_eq!(refused.class(), ErrorClass::Other);
+    /// ```
     pub fn class(&self) -> ErrorClass {
         match self {
             Error::InvalidHandle(kind)
@@ -132,6 +145,16 @@ impl Error {
 macro_rules! error_classes {
     ($($variant:ident = $abi:ident, $text:literal;)*) => {
         /// The MPI error classes of the standard ABI; every valid error code is one of them.
+        ///
+        /// ```
+        /// use mpiattr::ErrorClass;
+        ///
+        /// assert_eq!(ErrorClass::Keyval as i32, 36);
+        /// assert_eq!(ErrorClass::from_code(36), Some(ErrorClass::Keyval));
+        /// assert_eq!(ErrorClass::from_code(12345), None);
+        /// assert_eq!(ErrorClass::Keyval.name(), "MPI_ERR_KEYVAL");
+        /// assert_eq!(ErrorClass::Keyval.description(), "invalid attribute keyval");
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(i32)]
         #[non_exhaustive]

@@ -18,6 +18,27 @@ impl Keyval {
     /// MPI_KEYVAL_INVALID.
     pub const INVALID: Keyval = Keyval(crate::abi::MPI_KEYVAL_INVALID as i32);
     /// MPI_TAG_UB.
+    ///
+    /// The predefined attributes are read with these keyvals like any other, and never set,
+    /// deleted or freed. MPI_COMM_WORLD and its duplicates carry MPI_TAG_UB and the other
+    /// communicator ones, stored as Fortran INTEGERs: C readers get a pointer to the value.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Error, Keyval, Language, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let tag_ub = universe.get_attr(Comm::WORLD, Keyval::TAG_UB, Language::FortranInteger)?;
+    /// assert_eq!(tag_ub, Some(2_147_483_647));
+    /// let pointer = universe.get_attr(Comm::WORLD, Keyval::TAG_UB, Language::C)?.unwrap();
+    /// // SAFETY: the C view of an INTEGER value points to it while the communicator lives.
+    /// assert_eq!(unsafe { *(pointer as *const i32) }, 2_147_483_647);
+    /// let copy = universe.comm_dup(Comm::WORLD)?;
+    /// assert_eq!(universe.get_attr(copy, Keyval::TAG_UB, Language::FortranAddress)?, tag_ub);
+    /// assert_eq!(universe.get_attr(Comm::SELF, Keyval::TAG_UB, Language::C)?, None);
+    /// let refused = universe.set_attr(Comm::WORLD, Keyval::TAG_UB, Language::C, 1);
+    /// assert_eq!(refused, Err(Error::PredefinedKeyval));
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub const TAG_UB: Keyval = Keyval(crate::abi::MPI_TAG_UB as i32);
     /// MPI_HOST.
     pub const HOST: Keyval = Keyval(crate::abi::MPI_HOST as i32);
@@ -111,6 +132,32 @@ where
 }
 
 /// What happens to a value when its object is duplicated.
+///
+/// ```
+/// use std::sync::Arc;
+/// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language};
+/// use mpiattr::{ObjectKind, ThreadLevel, Universe, Word};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let keyval = |copy| {
+///     let kind = ObjectKind::Comm;
+///     let delete = DeleteAction::Null;
+///     universe.create_keyval(KeyvalSpec { kind, language: Language::C, copy, delete })
+/// };
+/// let dropped = keyval(CopyAction::Null)?;
+/// let shared = keyval(CopyAction::Dup)?;
+/// let doubled = keyval(CopyAction::Call(Arc::new(
+///     |_: &Universe, _: AnyObject, _: Keyval, value: Word| Ok(Some(2 * value)),
+/// )))?;
+/// for k in [dropped, shared, doubled] {
+///     universe.set_attr(Comm::WORLD, k, Language::C, 10)?;
+/// }
+/// let copy = universe.comm_dup(Comm::WORLD)?;
+/// assert_eq!(universe.get_attr(copy, dropped, Language::C)?, None);
+/// assert_eq!(universe.get_attr(copy, shared, Language::C)?, Some(10));
+/// assert_eq!(universe.get_attr(copy, doubled, Language::C)?, Some(20));
+/// # Ok::<(), mpiattr::Error>(())
+/// ```
 #[derive(Clone)]
 pub enum CopyAction {
     /// `MPI_*_NULL_COPY_FN`: the new object gets no value.
@@ -122,6 +169,35 @@ pub enum CopyAction {
 }
 
 /// What runs when a value is deleted.
+///
+/// A delete callback that returns `Err(code)` keeps the value, and the call that deleted it
+/// fails with [`Error::Callback`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Error, ErrorClass, Keyval};
+/// use mpiattr::{KeyvalSpec, Language, ObjectKind, ThreadLevel, Universe, Word};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let keyval = universe.create_keyval(KeyvalSpec {
+///     kind: ObjectKind::Comm,
+///     language: Language::C,
+///     copy: CopyAction::Null,
+///     // Refuses to delete odd values.
+///     delete: DeleteAction::Call(Arc::new(
+///         |_: &Universe, _: AnyObject, _: Keyval, value: Word| match value % 2 {
+///             0 => Ok(()),
+///             _ => Err(ErrorClass::Arg as i32),
+///         },
+///     )),
+/// })?;
+/// universe.set_attr(Comm::WORLD, keyval, Language::C, 3)?;
+/// let error = universe.delete_attr(Comm::WORLD, keyval).unwrap_err();
+/// assert_eq!(error, Error::Callback { kind: "delete", code: ErrorClass::Arg as i32 });
+/// assert_eq!(error.class(), ErrorClass::Arg);
+/// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, Some(3));
+/// # Ok::<(), mpiattr::Error>(())
+/// ```
 #[derive(Clone)]
 pub enum DeleteAction {
     /// `MPI_*_NULL_DELETE_FN`: nothing.
@@ -150,6 +226,28 @@ impl fmt::Debug for DeleteAction {
 }
 
 /// Everything a keyval is created with.
+///
+/// A keyval serves one kind of object; its language is the view its callbacks are shown.
+///
+/// ```
+/// use mpiattr::{Comm, CopyAction, Datatype, DeleteAction, Error, KeyvalSpec, Language};
+/// use mpiattr::{ObjectKind, ThreadLevel, Universe};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let spec = KeyvalSpec {
+///     kind: ObjectKind::Datatype,
+///     language: Language::FortranAddress,
+///     copy: CopyAction::Dup,
+///     delete: DeleteAction::Null,
+/// };
+/// let keyval = universe.create_keyval(spec)?;
+/// let byte: Datatype = Universe::predefined_datatype(0x247).unwrap(); // MPI_BYTE
+/// universe.set_attr(byte, keyval, Language::FortranAddress, -1)?;
+/// let wrong_kind = universe.get_attr(Comm::WORLD, keyval, Language::C);
+/// let expected = ObjectKind::Comm;
+/// assert_eq!(wrong_kind, Err(Error::WrongKindKeyval { found: ObjectKind::Datatype, expected }));
+/// # Ok::<(), mpiattr::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct KeyvalSpec {
     /// The kind of object its values attach to.

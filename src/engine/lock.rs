@@ -32,6 +32,27 @@ use std::sync::{Mutex, MutexGuard};
 use super::error::Error;
 
 /// The thread support a universe is created for.
+///
+/// Under `Multiple` any thread may call in at any time; under `Single` another thread than
+/// the one that created the universe is refused with [`Error::WrongThread`].
+///
+/// ```
+/// use mpiattr::{Comm, Error, ErrorClass, ThreadLevel, Universe};
+///
+/// let shared = Universe::new(ThreadLevel::Multiple);
+/// let single = Universe::new(ThreadLevel::Single);
+/// std::thread::scope(|s| {
+///     let dups: Vec<_> = (0..4).map(|_| s.spawn(|| shared.comm_dup(Comm::WORLD))).collect();
+///     for dup in dups {
+///         assert!(dup.join().unwrap().is_ok());
+///     }
+///     let refused = s.spawn(|| single.comm_dup(Comm::WORLD)).join().unwrap();
+///     assert_eq!(refused, Err(Error::WrongThread));
+///     assert_eq!(refused.unwrap_err().class(), ErrorClass::Other);
+/// });
+/// assert!(single.is_main_thread());
+/// assert!(single.comm_dup(Comm::WORLD).is_ok());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThreadLevel {
     /// Only the creating thread may call in (MPI_THREAD_SINGLE): no locking at all.

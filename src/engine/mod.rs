@@ -564,6 +564,19 @@ impl fmt::Debug for Universe {
 impl Universe {
     /// A new universe: MPI_COMM_WORLD and MPI_COMM_SELF, every predefined datatype, and the
     /// predefined attributes. Under [`ThreadLevel::Single`] only the calling thread may use it.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, ObjectKind, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// assert_eq!(universe.thread_level(), ThreadLevel::Single);
+    /// assert!(universe.is_valid(Comm::WORLD)? && universe.is_valid(Comm::SELF)?);
+    /// assert_eq!(universe.comm_name(Comm::WORLD)?, "MPI_COMM_WORLD");
+    /// assert_eq!(universe.object_count(ObjectKind::Comm)?, 2);
+    /// // The predefined keyvals: 7 for communicators (MPI_TAG_UB ...), 5 for windows.
+    /// assert_eq!(universe.keyval_count()?, 12);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn new(level: ThreadLevel) -> Universe {
         let mut state = State::empty(Registry::new());
         for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
@@ -614,12 +627,56 @@ impl Universe {
     // ---- keyvals ------------------------------------------------------------------------
 
     /// Creates a keyval (MPI_*_create_keyval, MPI_Keyval_create).
+    ///
+    /// ```
+    /// use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, Language, ObjectKind};
+    /// use mpiattr::{ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let spec = KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Null,
+    /// };
+    /// let first = universe.create_keyval(spec.clone())?;
+    /// let second = universe.create_keyval(spec)?;
+    /// assert_ne!(first, second);
+    /// assert!(first.0 > 0 && !first.is_predefined());
+    /// assert_eq!(universe.keyval_count()?, 12 + 2);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn create_keyval(&self, spec: KeyvalSpec) -> Result<Keyval> {
         self.lock()?.keyvals.create(spec)
     }
 
     /// Frees a keyval of `kind`: now if no attribute uses it, else when the last one goes.
     /// Freeing a freed keyval that attributes still use succeeds and does nothing.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Error, ErrorClass, Language, ObjectKind, ThreadLevel, Universe};
+    /// # use mpiattr::{CopyAction, DeleteAction, KeyvalSpec};
+    /// # let spec = KeyvalSpec {
+    /// #     kind: ObjectKind::Comm,
+    /// #     language: Language::C,
+    /// #     copy: CopyAction::Null,
+    /// #     delete: DeleteAction::Null,
+    /// # };
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let keyval = universe.create_keyval(spec)?; // a communicator keyval without callbacks
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 7)?;
+    /// universe.free_keyval(ObjectKind::Comm, keyval)?;
+    /// // Still in use: the value can be read (and deleted), no new value set.
+    /// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, Some(7));
+    /// assert_eq!(universe.set_attr(Comm::WORLD, keyval, Language::C, 8), Err(Error::FreedKeyval));
+    /// // Its last value goes, and the keyval with it: every use now fails.
+    /// universe.delete_attr(Comm::WORLD, keyval)?;
+    /// let error = universe.get_attr(Comm::WORLD, keyval, Language::C).unwrap_err();
+    /// assert_eq!(error.class(), ErrorClass::Keyval);
+    /// assert_eq!(universe.free_keyval(ObjectKind::Comm, keyval), Err(Error::InvalidKeyval));
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn free_keyval(&self, kind: ObjectKind, keyval: Keyval) -> Result<()> {
         self.lock()?.keyvals.free(keyval, kind)
     }
@@ -633,6 +690,26 @@ impl Universe {
 
     /// Reads the value `keyval` has on `object`, as a reader in `view` sees it (SPEC §3).
     /// `Ok(None)` when there is none. The Fortran INTEGER view comes sign-extended.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Language, ThreadLevel, Universe};
+    /// # use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, ObjectKind};
+    /// # let spec = KeyvalSpec {
+    /// #     kind: ObjectKind::Comm,
+    /// #     language: Language::C,
+    /// #     copy: CopyAction::Null,
+    /// #     delete: DeleteAction::Null,
+    /// # };
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let keyval = universe.create_keyval(spec)?; // a communicator keyval without callbacks
+    /// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, None);
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 0x1000)?;
+    /// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, Some(0x1000));
+    /// // Values belong to one object: MPI_COMM_SELF has none.
+    /// assert_eq!(universe.get_attr(Comm::SELF, keyval, Language::C)?, None);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     #[inline(always)]
     pub fn get_attr<O: Object>(
         &self,
@@ -828,6 +905,32 @@ impl Universe {
 
     /// Sets a value as a call in `language` would; an existing value is deleted first (its
     /// delete callback runs, and if that fails the old value stays).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language};
+    /// use mpiattr::{ObjectKind, ThreadLevel, Universe, Word};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let deleted = Arc::new(Mutex::new(Vec::new()));
+    /// let log = deleted.clone();
+    /// let keyval = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Call(Arc::new(
+    ///         move |_: &Universe, _: AnyObject, _: Keyval, value: Word| {
+    ///             log.lock().unwrap().push(value);
+    ///             Ok(())
+    ///         },
+    ///     )),
+    /// })?;
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 1)?;
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 2)?; // 1 is deleted first
+    /// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, Some(2));
+    /// assert_eq!(*deleted.lock().unwrap(), [1]);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn set_attr<O: Object>(
         &self,
         object: O,
@@ -871,6 +974,27 @@ impl Universe {
 
     /// Deletes the value `keyval` has on `object`, running its delete callback. Succeeds and
     /// does nothing if there is none.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Error, Keyval, Language, ThreadLevel, Universe};
+    /// # use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, ObjectKind};
+    /// # let spec = KeyvalSpec {
+    /// #     kind: ObjectKind::Comm,
+    /// #     language: Language::C,
+    /// #     copy: CopyAction::Null,
+    /// #     delete: DeleteAction::Null,
+    /// # };
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let keyval = universe.create_keyval(spec)?; // a communicator keyval without callbacks
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 42)?;
+    /// universe.delete_attr(Comm::WORLD, keyval)?;
+    /// assert_eq!(universe.get_attr(Comm::WORLD, keyval, Language::C)?, None);
+    /// universe.delete_attr(Comm::WORLD, keyval)?; // nothing left to delete: no error
+    /// // Predefined values are never deleted on their own.
+    /// assert_eq!(universe.delete_attr(Comm::WORLD, Keyval::TAG_UB), Err(Error::PredefinedKeyval));
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn delete_attr<O: Object>(&self, object: O, keyval: Keyval) -> Result<()> {
         {
             let state = self.lock()?;
@@ -1115,6 +1239,32 @@ impl Universe {
     // ---- communicators ----------------------------------------------------------------------
 
     /// MPI_Comm_dup (also _dup_with_info and _idup).
+    ///
+    /// Each attribute is copied as its keyval's [`CopyAction`] says; a copy callback returns
+    /// the new object's value, or `None` for no value.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language};
+    /// use mpiattr::{ObjectKind, ThreadLevel, Universe, Word};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let generation = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Call(Arc::new(
+    ///         |_: &Universe, _: AnyObject, _: Keyval, value: Word| Ok(Some(value + 1)),
+    ///     )),
+    ///     delete: DeleteAction::Null,
+    /// })?;
+    /// universe.set_attr(Comm::WORLD, generation, Language::C, 1)?;
+    /// let child = universe.comm_dup(Comm::WORLD)?;
+    /// let grandchild = universe.comm_dup(child)?;
+    /// assert_eq!(universe.get_attr(child, generation, Language::C)?, Some(2));
+    /// assert_eq!(universe.get_attr(grandchild, generation, Language::C)?, Some(3));
+    /// assert_eq!(universe.get_attr(Comm::WORLD, generation, Language::C)?, Some(1));
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn comm_dup(&self, comm: Comm) -> Result<Comm> {
         self.dup_object(ObjectKind::Comm, comm.0).map(Comm)
     }
@@ -1152,6 +1302,36 @@ impl Universe {
     }
 
     /// MPI_Comm_free.
+    ///
+    /// The communicator's attributes are deleted first, newest first, each delete callback
+    /// running once; if one fails, the call fails and the communicator stays.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language};
+    /// use mpiattr::{ObjectKind, ThreadLevel, Universe, Word};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let log = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = log.clone();
+    /// let keyval = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Call(Arc::new(
+    ///         move |_: &Universe, object: AnyObject, _: Keyval, value: Word| {
+    ///             seen.lock().unwrap().push((object, value));
+    ///             Ok(())
+    ///         },
+    ///     )),
+    /// })?;
+    /// let comm = universe.comm_dup(Comm::WORLD)?;
+    /// universe.set_attr(comm, keyval, Language::C, 7)?;
+    /// universe.comm_free(comm)?;
+    /// assert_eq!(*log.lock().unwrap(), [(AnyObject::Comm(comm), 7)]);
+    /// assert!(!universe.is_valid(comm)?);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn comm_free(&self, comm: Comm) -> Result<()> {
         self.free_object(ObjectKind::Comm, comm.0)
     }
@@ -1201,6 +1381,31 @@ impl Universe {
     }
 
     /// MPI_Type_dup.
+    ///
+    /// The Rust API names predefined datatypes by their C handle values
+    /// ([`Universe::predefined_datatype`]).
+    ///
+    /// ```
+    /// use mpiattr::{CopyAction, Datatype, DeleteAction, KeyvalSpec, Language, ObjectKind};
+    /// use mpiattr::{ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let int: Datatype = Universe::predefined_datatype(0x209).unwrap(); // MPI_INT
+    /// assert_eq!(Universe::predefined_datatype_handle(int), Some((0x209, "MPI_INT")));
+    /// let keyval = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Datatype,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Dup,
+    ///     delete: DeleteAction::Null,
+    /// })?;
+    /// universe.set_attr(int, keyval, Language::C, 5)?;
+    /// let copy = universe.type_dup(int)?;
+    /// assert_eq!(universe.type_size(copy)?, 4);
+    /// assert_eq!(universe.get_attr(copy, keyval, Language::C)?, Some(5));
+    /// assert_eq!(Universe::predefined_datatype_handle(copy), None);
+    /// universe.type_free(copy)?;
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn type_dup(&self, datatype: Datatype) -> Result<Datatype> {
         self.dup_object(ObjectKind::Datatype, datatype.0)
             .map(Datatype)
@@ -1249,6 +1454,19 @@ impl Universe {
     }
 
     /// MPI_Type_free.
+    ///
+    /// ```
+    /// use mpiattr::{Datatype, Error, ErrorClass, ObjectKind, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let double: Datatype = Universe::predefined_datatype(0x214).unwrap(); // MPI_DOUBLE
+    /// let pair = universe.type_contiguous(2, double)?;
+    /// universe.type_free(pair)?;
+    /// assert_eq!(universe.type_size(pair), Err(Error::InvalidHandle(ObjectKind::Datatype)));
+    /// // Predefined datatypes cannot be freed.
+    /// assert_eq!(universe.type_free(double).unwrap_err().class(), ErrorClass::Type);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn type_free(&self, datatype: Datatype) -> Result<()> {
         self.free_object(ObjectKind::Datatype, datatype.0)
     }
@@ -1288,6 +1506,21 @@ impl Universe {
     }
 
     /// MPI_Win_create over memory the caller owns.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Keyval, Language, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let mut buffer = [0u64; 8];
+    /// let base = buffer.as_mut_ptr() as usize;
+    /// let win = universe.win_create(Comm::WORLD, base, 64, 8)?;
+    /// // The predefined window attributes: MPI_WIN_BASE is a C pointer.
+    /// assert_eq!(universe.get_attr(win, Keyval::WIN_BASE, Language::C)?, Some(base as isize));
+    /// let disp_unit = universe.get_attr(win, Keyval::WIN_DISP_UNIT, Language::FortranInteger)?;
+    /// assert_eq!(disp_unit, Some(8));
+    /// universe.win_free(win)?;
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn win_create(&self, comm: Comm, base: usize, size: isize, disp_unit: i32) -> Result<Win> {
         let (size, disp_unit) = Self::check_window_args(size, disp_unit)?;
         self.new_window(comm, base, size, disp_unit, WinFlavor::Create, None)
@@ -1295,6 +1528,28 @@ impl Universe {
 
     /// MPI_Win_allocate: the library allocates `size` zeroed bytes and returns their address
     /// with the window; they are released by [`Universe::win_free`].
+    ///
+    /// ```
+    /// use mpiattr::{Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language, ObjectKind};
+    /// use mpiattr::{ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let (win, base) = universe.win_allocate(Comm::WORLD, 100, 4)?;
+    /// assert_eq!(base % 16, 0);
+    /// let size = universe.get_attr(win, Keyval::WIN_SIZE, Language::FortranAddress)?;
+    /// assert_eq!(size, Some(100));
+    /// let keyval = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Win,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Null,
+    /// })?;
+    /// universe.set_attr(win, keyval, Language::C, 3)?;
+    /// assert_eq!(universe.get_attr(win, keyval, Language::C)?, Some(3));
+    /// universe.win_free(win)?; // the window, its attribute and its memory go
+    /// assert!(!universe.is_valid(win)?);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn win_allocate(&self, comm: Comm, size: isize, disp_unit: i32) -> Result<(Win, usize)> {
         let (size, disp_unit) = Self::check_window_args(size, disp_unit)?;
         let mut memory = Memory::new(size)?;
@@ -1369,6 +1624,35 @@ impl Universe {
     /// then releases every object and keyval left, without callbacks. The universe holds
     /// nothing afterwards; every later call fails with an invalid handle or keyval. Reports the first callback
     /// failure, but finishes the teardown regardless.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use mpiattr::{AnyObject, Comm, CopyAction, DeleteAction, Keyval, KeyvalSpec, Language};
+    /// use mpiattr::{ErrorClass, ObjectKind, ThreadLevel, Universe, Word};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let log = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = log.clone();
+    /// let keyval = universe.create_keyval(KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Call(Arc::new(
+    ///         move |_: &Universe, object: AnyObject, _: Keyval, value: Word| {
+    ///             seen.lock().unwrap().push((object, value));
+    ///             Ok(())
+    ///         },
+    ///     )),
+    /// })?;
+    /// universe.set_attr(Comm::WORLD, keyval, Language::C, 1)?;
+    /// universe.set_attr(Comm::SELF, keyval, Language::C, 2)?;
+    /// universe.finalize()?;
+    /// let world = AnyObject::Comm(Comm::WORLD);
+    /// assert_eq!(*log.lock().unwrap(), [(AnyObject::Comm(Comm::SELF), 2), (world, 1)]);
+    /// let after = universe.get_attr(Comm::WORLD, keyval, Language::C).unwrap_err();
+    /// assert_eq!(after.class(), ErrorClass::Comm);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
     pub fn finalize(&self) -> Result<()> {
         let mut first_error = None;
         let mut order = vec![

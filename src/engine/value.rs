@@ -26,6 +26,36 @@ pub type Word = isize;
 
 /// The language of a call: the tag of a value it stores, the view it reads, and the calling
 /// convention of callbacks a keyval was created with.
+///
+/// A value keeps the language that stored it, and each reader gets its own view of it: a C
+/// reader of a Fortran value gets a pointer to a copy of the word (valid until the value is
+/// deleted or replaced), a Fortran INTEGER reader the low-order [`Fint`] bits, sign-extended.
+///
+/// ```
+/// use mpiattr::{Comm, Fint, Language, ThreadLevel, Universe, Word};
+/// # use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, ObjectKind};
+/// # let spec = KeyvalSpec {
+/// #     kind: ObjectKind::Comm,
+/// #     language: Language::C,
+/// #     copy: CopyAction::Null,
+/// #     delete: DeleteAction::Null,
+/// # };
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let keyval = universe.create_keyval(spec)?; // a communicator keyval without callbacks
+/// let v: Word = (1 << 40) + 5;
+/// universe.set_attr(Comm::WORLD, keyval, Language::FortranAddress, v)?; // MPI_COMM_SET_ATTR
+/// let read = |view| universe.get_attr(Comm::WORLD, keyval, view);
+/// assert_eq!(read(Language::FortranAddress)?, Some(v)); // MPI_COMM_GET_ATTR
+/// assert_eq!(read(Language::FortranInteger)?, Some(v as Fint as Word)); // MPI_ATTR_GET
+/// let pointer = read(Language::C)?.unwrap() as *const Word; // MPI_Comm_get_attr
+/// // SAFETY: the pointer stays valid until the value is deleted or replaced.
+/// assert_eq!(unsafe { *pointer }, v);
+///
+/// universe.set_attr(Comm::WORLD, keyval, Language::FortranInteger, -7)?; // MPI_ATTR_PUT
+/// assert_eq!(read(Language::FortranAddress)?, Some(-7));
+/// # Ok::<(), mpiattr::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Language {
     /// C: values are `void*`; callbacks get C handles and values.

@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -173,14 +174,24 @@ static inline int rc_class_at(const char *file, int line, int rc)
                        #expected, e_, g_);                                                     \
     } while (0)
 
-/* Handles are pointers in the standard ABI: compare them as such. */
-#define CHECK_EQ_HANDLE(got, expected) CHECK_EQ_PTR((void *)(got), (void *)(expected))
+/* Handles are pointers in the standard ABI (and integers in some other MPIs): compare and
+   print them through intptr_t, which holds either exactly and converts from both without a
+   warning. */
+#define CHECK_EQ_HANDLE(got, expected)                                                         \
+    do {                                                                                       \
+        intptr_t g_ = (intptr_t)(got);                                                         \
+        intptr_t e_ = (intptr_t)(expected);                                                    \
+        if (g_ != e_)                                                                          \
+            check_fail(__FILE__, __LINE__, "%s == %s: expected %#" PRIxPTR ", got %#" PRIxPTR, \
+                       #got, #expected, (uintptr_t)e_, (uintptr_t)g_);                         \
+    } while (0)
 #define CHECK_NE_HANDLE(got, other)                                                            \
     do {                                                                                       \
-        void *g_ = (void *)(got);                                                  \
-        void *o_ = (void *)(other);                                                \
+        intptr_t g_ = (intptr_t)(got);                                                         \
+        intptr_t o_ = (intptr_t)(other);                                                       \
         if (g_ == o_)                                                                          \
-            check_fail(__FILE__, __LINE__, "%s != %s: both are %p", #got, #other, g_);         \
+            check_fail(__FILE__, __LINE__, "%s != %s: both are %#" PRIxPTR, #got, #other,      \
+                       (uintptr_t)g_);                                                         \
     } while (0)
 
 /* Integers stored as attribute values ("integers cast to pointers"). */

@@ -5,9 +5,11 @@
  * same handle back, and the kind's null handle for integers that name nothing (unknown or
  * freed). Attributes set through the converted handle are the object's.
  *
- * MPI_Fint and the c2f/f2c functions are not part of the standard ABI's C header (they
- * depend on the Fortran configuration), so another implementation's standard-ABI mpi.h may
- * lack them; compiled against such a header this program prints "SKIP", which the harness
+ * The integers checked are mpiattr's numbering (semantics.md): MPICH's and Open MPI's mpi.h
+ * declare MPI_Fint and the c2f/f2c functions but number Fortran handles their own way, and
+ * another implementation's standard-ABI mpi.h may lack them (they are not part of the ABI's
+ * C header: they depend on the Fortran configuration).
+ * Compiled against any mpi.h but mpiattr's, this program prints "SKIP", which the harness
  * accepts only for an external compiler (MPIATTR_MPICC).
  */
 #include "check.h"
@@ -97,7 +99,8 @@ int main(int argc, char **argv)
 
 int main(void)
 {
-    printf("SKIP handles_c2f: this mpi.h has no MPI_Fint / MPI_Comm_c2f\n");
+    printf("SKIP handles_c2f: checks mpiattr's Fortran handle numbering "
+           "(MPI_Comm_c2f(MPI_COMM_WORLD) == 257 ...), and this is not mpiattr's mpi.h\n");
     return 0;
 }
 
