@@ -134,9 +134,11 @@ impl Error {
             | Error::Finalized
             | Error::AlreadyInitialized
             | Error::WrongThread => ErrorClass::Other,
-            Error::Callback { code, .. } => {
-                ErrorClass::from_code(*code).unwrap_or(ErrorClass::Other)
-            }
+            // A failing callback that returned MPI_SUCCESS (a Rust callback's `Err(0)`) still
+            // failed: that is no class either.
+            Error::Callback { code, .. } => ErrorClass::from_code(*code)
+                .filter(|class| *class != ErrorClass::Success)
+                .unwrap_or(ErrorClass::Other),
             Error::Internal(_) => ErrorClass::Intern,
         }
     }
@@ -260,12 +262,10 @@ error_classes! {
 }
 
 impl Error {
-    /// The code to return for this error: a callback's valid code as is, else the class.
+    /// The code to return for this error: its class (a callback's code, when that is a
+    /// class, is its own class).
     pub fn return_code(&self) -> i32 {
-        match self {
-            Error::Callback { code, .. } if ErrorClass::from_code(*code).is_some() => *code,
-            other => other.class() as i32,
-        }
+        self.class() as i32
     }
 }
 
@@ -304,6 +304,12 @@ mod tests {
             code: 12345,
         };
         assert_eq!(invalid.return_code(), ErrorClass::Other as i32);
+        let success = Error::Callback {
+            kind: "copy",
+            code: 0,
+        };
+        assert_eq!(success.class(), ErrorClass::Other);
+        assert_eq!(success.return_code(), ErrorClass::Other as i32);
         assert_eq!(Error::InvalidKeyval.return_code(), 36);
         assert_eq!(
             Error::InvalidHandle(ObjectKind::Win).class(),
