@@ -289,6 +289,8 @@ struct State {
     cells: Cells,
     spare: Spare,
     memory: HashMap<usize, Memory>,
+    /// After [`Universe::finalize`]: nothing new may be made.
+    finalized: bool,
 }
 
 impl State {
@@ -300,6 +302,17 @@ impl State {
             cells: Cells::default(),
             spare: Spare::default(),
             memory: HashMap::new(),
+            finalized: false,
+        }
+    }
+
+    /// Refuses to make anything after MPI_Finalize (calls on handles fail by themselves:
+    /// every table is empty).
+    fn check_live(&self) -> Result<()> {
+        if self.finalized {
+            Err(Error::Finalized)
+        } else {
+            Ok(())
         }
     }
 
@@ -647,7 +660,9 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn create_keyval(&self, spec: KeyvalSpec) -> Result<Keyval> {
-        self.lock()?.keyvals.create(spec)
+        let mut state = self.lock()?;
+        state.check_live()?;
+        state.keyvals.create(spec)
     }
 
     /// Frees a keyval of `kind`: now if no attribute uses it, else when the last one goes.
@@ -1577,6 +1592,7 @@ impl Universe {
 
     /// MPI_Alloc_mem: `size` zeroed bytes, 16-byte aligned, never null.
     pub fn alloc_mem(&self, size: usize) -> Result<usize> {
+        self.lock()?.check_live()?;
         let mut memory = Memory::new(size)?;
         let address = memory.address();
         self.lock()?.memory.insert(address, memory);
@@ -1622,8 +1638,9 @@ impl Universe {
     /// MPI_Finalize's teardown: deletes MPI_COMM_SELF's attributes newest first, then
     /// MPI_COMM_WORLD's, then those of the predefined datatypes, running delete callbacks;
     /// then releases every object and keyval left, without callbacks. The universe holds
-    /// nothing afterwards; every later call fails with an invalid handle or keyval. Reports the first callback
-    /// failure, but finishes the teardown regardless.
+    /// nothing afterwards: every later call fails, with an invalid handle or keyval, or with
+    /// [`Error::Finalized`] where it would make something new (a keyval, memory). Reports
+    /// the first callback failure, but finishes the teardown regardless.
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
@@ -1651,6 +1668,13 @@ impl Universe {
     /// assert_eq!(*log.lock().unwrap(), [(AnyObject::Comm(Comm::SELF), 2), (world, 1)]);
     /// let after = universe.get_attr(Comm::WORLD, keyval, Language::C).unwrap_err();
     /// assert_eq!(after.class(), ErrorClass::Comm);
+    /// let spec = KeyvalSpec {
+    ///     kind: ObjectKind::Comm,
+    ///     language: Language::C,
+    ///     copy: CopyAction::Null,
+    ///     delete: DeleteAction::Null,
+    /// };
+    /// assert_eq!(universe.create_keyval(spec).unwrap_err(), mpiattr::Error::Finalized);
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn finalize(&self) -> Result<()> {
@@ -1671,7 +1695,9 @@ impl Universe {
         // Everything else goes without callbacks, and the tables' memory with it: the
         // universe itself may live on in a static after MPI_Finalize.
         let mut state = self.lock()?;
-        let released = std::mem::replace(&mut *state, State::empty(Registry::empty()));
+        let mut after = State::empty(Registry::empty());
+        after.finalized = true;
+        let released = std::mem::replace(&mut *state, after);
         drop(state);
         drop(released);
         first_error.map_or(Ok(()), Err)
