@@ -24,6 +24,11 @@ pub mod engine;
 mod ffi;
 mod fortran;
 
+/// The README's Rust example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
     ErrorClass, ErrorHandler, Fint, Id, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request,
