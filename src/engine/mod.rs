@@ -958,13 +958,12 @@ impl Universe {
             {
                 let mut state = self.lock()?;
                 // The object first, then the keyval, as every call checks them.
-                state.object(kind, id)?;
+                let data = state.object(kind, id)?;
                 let record = state.keyvals.lookup_user(keyval, kind)?;
                 if record.freed {
                     return Err(Error::FreedKeyval);
                 }
                 let silent = matches!(record.spec.delete, DeleteAction::Null);
-                let data = state.object(kind, id)?;
                 match data.attrs.get(keyval).map(Entry::deleting) {
                     None => {
                         return state.attach(kind, id, keyval, Stored::new(language, word));
@@ -1592,10 +1591,11 @@ impl Universe {
 
     /// MPI_Alloc_mem: `size` zeroed bytes, 16-byte aligned, never null.
     pub fn alloc_mem(&self, size: usize) -> Result<usize> {
-        self.lock()?.check_live()?;
         let mut memory = Memory::new(size)?;
         let address = memory.address();
-        self.lock()?.memory.insert(address, memory);
+        let mut state = self.lock()?;
+        state.check_live()?;
+        state.memory.insert(address, memory);
         Ok(address)
     }
 

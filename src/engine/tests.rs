@@ -674,3 +674,22 @@ fn a_free_survives_a_callback_deleting_a_value_whose_keyval_then_goes() {
         ErrorClass::Keyval
     );
 }
+
+/// After finalize nothing new can be made, so no keyval number or address is handed out
+/// again: the calls that take no handle fail with Error::Finalized.
+#[test]
+fn nothing_is_made_after_finalize() {
+    let u = universe();
+    let before = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
+    u.alloc_mem(64).unwrap(); // finalize releases it with everything else
+    u.finalize().unwrap();
+    let spec = spec(ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
+    assert_eq!(u.create_keyval(spec).unwrap_err(), Error::Finalized);
+    assert_eq!(u.alloc_mem(64).unwrap_err(), Error::Finalized);
+    assert_eq!(
+        u.get_attr(Comm::WORLD, before, Language::C)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Comm
+    );
+}
