@@ -178,6 +178,10 @@ fn layout_is_complete() {
         "lib/pkgconfig/mpiattr.pc",
         "lib/pkgconfig/mpi-c.pc",
         "lib/pkgconfig/mpi-fort.pc",
+        "share/doc/mpiattr/README.md",
+        "share/doc/mpiattr/CHANGELOG.md",
+        "share/doc/mpiattr/docs/api.md",
+        "share/doc/mpiattr/docs/errors.md",
     ] {
         assert!(prefix.join(file).is_file(), "{file} is not installed");
     }
