@@ -337,6 +337,15 @@ static inline int counting_win_delete(MPI_Win w, int kv, void *v, void *e)
     return MPI_SUCCESS;
 }
 
+/* A delete callback that must not run (MPI_Abort runs none): if it does, it says so on
+   stderr, which makes a fatal program's one-line check fail. */
+static inline int delete_must_not_run(MPI_Comm c, int kv, void *v, void *e)
+{
+    (void)c, (void)kv, (void)v, (void)e;
+    fprintf(stderr, "delete callback ran during MPI_Abort\n");
+    return MPI_SUCCESS;
+}
+
 /* Prints the result line; use as `return test_finish("name");` (after MPI_Finalize or not). */
 static inline int test_finish(const char *name)
 {
