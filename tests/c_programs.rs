@@ -77,6 +77,7 @@ programs!(
     badarg_misc,
     badarg_type,
     badarg_win,
+    callback_values,
     before_init,
     comm_copy,
     datatypes_basic,

@@ -9,7 +9,7 @@ use super::handles::{decode, encode_handle, CHandle};
 use super::{mpi_functions, universe, Out, Target};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec,
+    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, KeyvalSpec,
     Language, Object, ObjectKind, Result, Universe, Word,
 };
 use crate::ffi::current;
@@ -102,25 +102,40 @@ impl DeleteCallback for CDelete {
     }
 }
 
+/// Below this no function can live (the first page is never mapped): a callback argument
+/// under it other than the predefined values is a mistake, not a function.
+const FIRST_FUNCTION_ADDRESS: usize = 0x1000;
+
 /// MPI_*_NULL_COPY_FN is 0 and MPI_*_DUP_FN is 1: recognised, never called.
-fn copy_action(function: Option<RawCopy>, extra_state: *mut c_void) -> CopyAction {
-    match function.map_or(0, |f| f as usize) {
-        0 => CopyAction::Null,
-        1 => CopyAction::Dup,
-        _ => CopyAction::Call(Arc::new(CCopy {
-            function: function.expect("non-null"),
+fn copy_action(function: Option<RawCopy>, extra_state: *mut c_void) -> Result<CopyAction> {
+    match function {
+        None => Ok(CopyAction::Null),
+        Some(f) if f as usize == 1 => Ok(CopyAction::Dup),
+        Some(f) if (f as usize) < FIRST_FUNCTION_ADDRESS => Err(Error::InvalidArgument(
+            "the copy callback is not a function address",
+        )),
+        Some(function) => Ok(CopyAction::Call(Arc::new(CCopy {
+            function,
             extra_state: extra_state as usize,
-        })),
+        }))),
     }
 }
 
-fn delete_action(function: Option<RawDelete>, extra_state: *mut c_void) -> DeleteAction {
+/// MPI_*_NULL_DELETE_FN is 0. MPI_*_DUP_FN (1) given as a delete callback is refused: it is
+/// a copy function, and no delete callback can mean "copy".
+fn delete_action(function: Option<RawDelete>, extra_state: *mut c_void) -> Result<DeleteAction> {
     match function {
-        None => DeleteAction::Null,
-        Some(function) => DeleteAction::Call(Arc::new(CDelete {
+        None => Ok(DeleteAction::Null),
+        Some(f) if f as usize == 1 => Err(Error::InvalidArgument(
+            "the delete callback is MPI_*_DUP_FN, a copy function",
+        )),
+        Some(f) if (f as usize) < FIRST_FUNCTION_ADDRESS => Err(Error::InvalidArgument(
+            "the delete callback is not a function address",
+        )),
+        Some(function) => Ok(DeleteAction::Call(Arc::new(CDelete {
             function,
             extra_state: extra_state as usize,
-        })),
+        }))),
     }
 }
 
@@ -136,8 +151,8 @@ fn create_keyval(
     let spec = KeyvalSpec {
         kind,
         language: Language::C,
-        copy: copy_action(copy, extra_state),
-        delete: delete_action(delete, extra_state),
+        copy: copy_action(copy, extra_state)?,
+        delete: delete_action(delete, extra_state)?,
     };
     keyval.set(universe()?.create_keyval(spec)?.0);
     Ok(())

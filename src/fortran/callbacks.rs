@@ -11,8 +11,8 @@ use std::sync::Arc;
 use super::{logical, FortranProc};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Fint, Keyval, KeyvalSpec,
-    Language, ObjectKind, Universe, Word,
+    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Fint, Keyval,
+    KeyvalSpec, Language, ObjectKind, Result, Universe, Word,
 };
 use crate::ffi::handles::{fortran_value, CHandle};
 
@@ -216,7 +216,7 @@ fn actions<T: Width>(
     copy: FortranProc,
     delete: FortranProc,
     extra_state: Word,
-) -> (CopyAction, DeleteAction) {
+) -> Result<(CopyAction, DeleteAction)> {
     let extra_state: ExtraState = Arc::new(AtomicIsize::new(extra_state));
     let copy = match (copy, predefined(copy)) {
         (None, _) | (_, Some(Predefined::NullCopy | Predefined::NullDelete)) => CopyAction::Null,
@@ -229,7 +229,14 @@ fn actions<T: Width>(
         })),
     };
     let delete = match (delete, predefined(delete)) {
-        (None, _) | (_, Some(_)) => DeleteAction::Null,
+        // A copy that copies cannot be a deletion (C's MPI_*_DUP_FN, 1, is refused too);
+        // MPI_*_NULL_COPY_FN does nothing, as C's null function (0) does.
+        (_, Some(Predefined::Dup)) => {
+            return Err(Error::InvalidArgument(
+                "the delete callback is MPI_*_DUP_FN, a copy function",
+            ))
+        }
+        (None, _) | (_, Some(Predefined::NullCopy | Predefined::NullDelete)) => DeleteAction::Null,
         (Some(function), None) => DeleteAction::Call(Arc::new(FortranDelete::<T> {
             // SAFETY: as for the copy callback, with the delete convention.
             function: unsafe {
@@ -238,7 +245,7 @@ fn actions<T: Width>(
             extra_state,
         })),
     };
-    (copy, delete)
+    Ok((copy, delete))
 }
 
 /// The keyval a Fortran create call asks for: `Language::FortranInteger` for
@@ -250,15 +257,15 @@ pub(super) fn keyval_spec(
     copy: FortranProc,
     delete: FortranProc,
     extra_state: Word,
-) -> KeyvalSpec {
+) -> Result<KeyvalSpec> {
     let (copy, delete) = match language {
-        Language::FortranInteger => actions::<Fint>(copy, delete, extra_state),
-        _ => actions::<Word>(copy, delete, extra_state),
+        Language::FortranInteger => actions::<Fint>(copy, delete, extra_state)?,
+        _ => actions::<Word>(copy, delete, extra_state)?,
     };
-    KeyvalSpec {
+    Ok(KeyvalSpec {
         kind,
         language,
         copy,
         delete,
-    }
+    })
 }

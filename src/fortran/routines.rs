@@ -234,7 +234,7 @@ fn create_keyval(
     mut keyval: Out<Fint>,
     extra_state: Word,
 ) -> Result<()> {
-    let spec = keyval_spec(kind, language, copy, delete, extra_state);
+    let spec = keyval_spec(kind, language, copy, delete, extra_state)?;
     keyval.set(universe()?.create_keyval(spec)?.0.into());
     Ok(())
 }

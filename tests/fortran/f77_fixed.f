@@ -12,7 +12,9 @@ C       source handle, the value as each convention reads it and
 C       the extra state; MPI_ATTR_DELETE runs one delete callback;
 C       MPI_COMM_FREE runs the delete callbacks newest first;
 C     - MPI_KEYVAL_FREE and MPI_COMM_FREE_KEYVAL set the keyval to
-C       MPI_KEYVAL_INVALID.
+C       MPI_KEYVAL_INVALID;
+C     - MPI_COMM_DUP_FN and MPI_DUP_FN given as delete callbacks are
+C       refused with MPI_ERR_ARG.
       PROGRAM F77FIX
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -58,6 +60,20 @@ C     Keyvals: KV1 MPI-1, KV2 and KV3 address kind.
      &          KV3 .NE. MPI_KEYVAL_INVALID)
       CALL CHKL('three keyvals are distinct', .TRUE.,
      &          KV1 .NE. KV2 .AND. KV2 .NE. KV3 .AND. KV1 .NE. KV3)
+
+C     MPI_COMM_DUP_FN or MPI_DUP_FN given as the delete callback is
+C     refused with MPI_ERR_ARG, and no keyval is written.
+      IVAL = -5
+      CALL MPI_COMM_CREATE_KEYVAL(MPI_COMM_DUP_FN, MPI_COMM_DUP_FN,
+     &                            IVAL, EXTRA2, IERR)
+      CALL MPI_ERROR_CLASS(IERR, MARK, SAVED)
+      CALL CHKI('MPI_COMM_DUP_FN as delete: class', MPI_ERR_ARG, MARK)
+      CALL CHKI('MPI_COMM_DUP_FN as delete: keyval', -5, IVAL)
+      CALL MPI_KEYVAL_CREATE(MPI_DUP_FN, MPI_DUP_FN, IVAL, EXTRA1,
+     &                       IERR)
+      CALL MPI_ERROR_CLASS(IERR, MARK, SAVED)
+      CALL CHKI('MPI_DUP_FN as delete: class', MPI_ERR_ARG, MARK)
+      CALL CHKI('MPI_DUP_FN as delete: keyval', -5, IVAL)
 
 C     Set order KV2, KV1, KV3 (neither creation order nor its
 C     reverse).
