@@ -107,4 +107,5 @@ programs!(
     threads,
     type_copy,
     win_attrs,
+    wrong_thread,
 );

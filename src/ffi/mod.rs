@@ -30,9 +30,12 @@ pub(crate) static PHASE: AtomicU8 = AtomicU8::new(BEFORE_INIT);
 static UNIVERSE: OnceLock<Universe> = OnceLock::new();
 static INIT_LOCK: Mutex<()> = Mutex::new(());
 
-/// The error handlers of MPI_COMM_WORLD and MPI_COMM_SELF while there is no universe (before
-/// MPI_Init and after MPI_Finalize): the "initial error handler" of MPI-4.1 §9.3.
-static OUTSIDE_HANDLERS: [AtomicU8; 2] = [
+/// The error handlers of MPI_COMM_WORLD and MPI_COMM_SELF, readable by any thread at any time
+/// without the engine's lock: before MPI_Init and after MPI_Finalize they are the "initial
+/// error handler" of MPI-4.1 §9.3; in between they mirror the engine's (every change goes to
+/// both), so that the error path of a call the lock refused (a thread other than the
+/// initializing one under MPI_THREAD_SINGLE) still finds a handler.
+static PREDEFINED_HANDLERS: [AtomicU8; 2] = [
     AtomicU8::new(ErrorHandler::Fatal as u8),
     AtomicU8::new(ErrorHandler::Fatal as u8),
 ];
@@ -86,12 +89,12 @@ pub(crate) fn finalized() -> bool {
     PHASE.load(Ordering::Acquire) == FINALIZED
 }
 
-/// The slot of a predefined communicator's outside-of-init error handler.
-fn outside_slot(comm: Comm) -> Option<&'static AtomicU8> {
+/// The lock-free copy of a predefined communicator's error handler.
+fn predefined_slot(comm: Comm) -> Option<&'static AtomicU8> {
     if comm == Comm::WORLD {
-        Some(&OUTSIDE_HANDLERS[0])
+        Some(&PREDEFINED_HANDLERS[0])
     } else if comm == Comm::SELF {
-        Some(&OUTSIDE_HANDLERS[1])
+        Some(&PREDEFINED_HANDLERS[1])
     } else {
         None
     }
@@ -107,20 +110,24 @@ pub(crate) enum Target {
     SelfComm,
 }
 
+/// The handler an error is raised on. The predefined communicators' handlers are read from
+/// their lock-free copies; another object's from the engine, and when that fails (an invalid
+/// handle, or a lock that refuses this thread) MPI_COMM_SELF's is used: the error path never
+/// depends on the lock that may have refused the call.
 fn handler_for(target: Target) -> ErrorHandler {
-    let Ok(universe) = universe() else {
-        return handler_from_u8(OUTSIDE_HANDLERS[1].load(Ordering::Relaxed));
+    let predefined = |comm: Comm| {
+        predefined_slot(comm).map(|slot| handler_from_u8(slot.load(Ordering::Relaxed)))
     };
     let own = match target {
         Target::Comm(comm) => handles::comm(comm)
             .ok()
-            .and_then(|c| universe.errhandler(c).ok()),
+            .and_then(|comm| predefined(comm).or_else(|| universe().ok()?.errhandler(comm).ok())),
         Target::Win(win) => handles::win(win)
             .ok()
-            .and_then(|w| universe.errhandler(w).ok()),
+            .and_then(|win| universe().ok()?.errhandler(win).ok()),
         Target::SelfComm => None,
     };
-    own.or_else(|| universe.errhandler(Comm::SELF).ok())
+    own.or_else(|| predefined(Comm::SELF))
         .unwrap_or(ErrorHandler::Fatal)
 }
 
@@ -192,7 +199,7 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
     }
     let universe = UNIVERSE.get_or_init(|| Universe::new(level));
     for comm in [Comm::WORLD, Comm::SELF] {
-        let slot = outside_slot(comm).expect("a predefined communicator");
+        let slot = predefined_slot(comm).expect("a predefined communicator");
         universe.set_errhandler(comm, handler_from_u8(slot.load(Ordering::Relaxed)))?;
     }
     PHASE.store(INITIALIZED, Ordering::Release);
@@ -203,10 +210,6 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
 /// Ends the library: MPI_Finalize. The teardown runs while MPI_Finalized is still false.
 pub(crate) fn finalize() -> Result<()> {
     let universe = universe()?;
-    for comm in [Comm::WORLD, Comm::SELF] {
-        let slot = outside_slot(comm).expect("a predefined communicator");
-        slot.store(universe.errhandler(comm)? as u8, Ordering::Relaxed);
-    }
     let teardown = universe.finalize();
     CURRENT.store(std::ptr::null_mut(), Ordering::Release);
     PHASE.store(FINALIZED, Ordering::Release);
@@ -279,8 +282,14 @@ pub(crate) fn errhandler_free(value: usize) -> Result<()> {
 pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> Result<()> {
     let comm = comm?;
     let new = errhandler_from_value(handler_value)?;
-    match (universe(), outside_slot(comm)) {
-        (Ok(universe), _) => universe.set_errhandler(comm, new),
+    match (universe(), predefined_slot(comm)) {
+        (Ok(universe), slot) => {
+            universe.set_errhandler(comm, new)?;
+            if let Some(slot) = slot {
+                slot.store(new as u8, Ordering::Relaxed);
+            }
+            Ok(())
+        }
         (Err(_), Some(slot)) => {
             slot.store(new as u8, Ordering::Relaxed);
             Ok(())
@@ -293,7 +302,7 @@ pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> R
 /// communicators.
 pub(crate) fn comm_errhandler(comm: Result<Comm>) -> Result<ErrorHandler> {
     let comm = comm?;
-    match (universe(), outside_slot(comm)) {
+    match (universe(), predefined_slot(comm)) {
         (Ok(universe), _) => universe.errhandler(comm),
         (Err(_), Some(slot)) => Ok(handler_from_u8(slot.load(Ordering::Relaxed))),
         (Err(error), None) => Err(error),
