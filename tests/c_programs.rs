@@ -101,6 +101,7 @@ programs!(
     handles_c2f,
     keyval_kinds,
     keyval_lifecycle,
+    names,
     predefined_attrs,
     profiling,
     reentrant,

@@ -163,7 +163,7 @@ mpi_functions! {
         }
         // SAFETY: a non-null pointer to a NUL-terminated string (the caller's contract).
         let name = ffi::object_name(unsafe { CStr::from_ptr(comm_name) }.to_bytes());
-        universe()?.set_comm_name(handles::comm(comm)?, &name)
+        universe()?.set_comm_name(handles::comm(comm)?, name)
     }
 
     /// A communicator's name.

@@ -91,7 +91,7 @@ mpi_functions! {
         unsafe {
             let mut resultlen = Out::new(resultlen, "resultlen")?;
             Out::new(version, "version")?;
-            super::errors::write_string(version, abi::MPI_MAX_LIBRARY_VERSION_STRING as usize, LIBRARY_VERSION, &mut resultlen);
+            super::errors::write_string(version, abi::MPI_MAX_LIBRARY_VERSION_STRING as usize, LIBRARY_VERSION.as_bytes(), &mut resultlen);
         }
         Ok(())
     }

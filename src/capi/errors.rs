@@ -14,10 +14,10 @@ use crate::ffi::{self, errhandler_from_value, errhandler_value};
 pub(crate) unsafe fn write_string(
     buffer: *mut c_char,
     capacity: usize,
-    text: &str,
+    text: &[u8],
     length: &mut Out<c_int>,
 ) {
-    let bytes = &text.as_bytes()[..text.len().min(capacity - 1)];
+    let bytes = &text[..text.len().min(capacity - 1)];
     // SAFETY: `bytes.len() + 1 <= capacity`, within the buffer (the caller's contract).
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), buffer.cast::<u8>(), bytes.len());
@@ -47,7 +47,7 @@ mpi_functions! {
         unsafe {
             let mut resultlen = Out::new(resultlen, "resultlen")?;
             Out::new(string, "string")?;
-            write_string(string, abi::MPI_MAX_ERROR_STRING as usize, &text, &mut resultlen);
+            write_string(string, abi::MPI_MAX_ERROR_STRING as usize, text.as_bytes(), &mut resultlen);
         }
         Ok(())
     }

@@ -245,7 +245,7 @@ impl Memory {
 
 #[derive(Debug)]
 enum Detail {
-    Comm { name: String },
+    Comm { name: Vec<u8> },
     Datatype { size: u64, committed: bool },
     Win { _memory: Option<Memory> },
 }
@@ -584,7 +584,7 @@ impl Universe {
     /// let universe = Universe::new(ThreadLevel::Single);
     /// assert_eq!(universe.thread_level(), ThreadLevel::Single);
     /// assert!(universe.is_valid(Comm::WORLD)? && universe.is_valid(Comm::SELF)?);
-    /// assert_eq!(universe.comm_name(Comm::WORLD)?, "MPI_COMM_WORLD");
+    /// assert_eq!(universe.comm_name(Comm::WORLD)?, b"MPI_COMM_WORLD");
     /// assert_eq!(universe.object_count(ObjectKind::Comm)?, 2);
     /// // The predefined keyvals: 7 for communicators (MPI_TAG_UB ...), 5 for windows.
     /// assert_eq!(universe.keyval_count()?, 12);
@@ -595,7 +595,7 @@ impl Universe {
         for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
             let mut world = ObjectData::new(
                 Detail::Comm {
-                    name: name.to_string(),
+                    name: name.as_bytes().to_vec(),
                 },
                 ErrorHandler::Fatal,
             );
@@ -1190,9 +1190,7 @@ impl Universe {
             let mut state = self.lock()?;
             let data = state.object(kind, source)?;
             let detail = match &data.detail {
-                Detail::Comm { .. } => Detail::Comm {
-                    name: String::new(),
-                },
+                Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
                 Detail::Datatype { size, committed } => Detail::Datatype {
                     size: *size,
                     committed: *committed,
@@ -1306,12 +1304,7 @@ impl Universe {
         if !participate {
             return Ok(None);
         }
-        let data = ObjectData::new(
-            Detail::Comm {
-                name: String::new(),
-            },
-            errhandler,
-        );
+        let data = ObjectData::new(Detail::Comm { name: Vec::new() }, errhandler);
         Ok(Some(Comm(state.table_mut(ObjectKind::Comm).insert(data))))
     }
 
@@ -1355,19 +1348,20 @@ impl Universe {
         Ok(self.lock()?.object(O::KIND, object.id()).is_ok())
     }
 
-    /// The communicator's name (empty if never set).
-    pub fn comm_name(&self, comm: Comm) -> Result<String> {
+    /// The communicator's name, the bytes it was given (empty if never set).
+    pub fn comm_name(&self, comm: Comm) -> Result<Vec<u8>> {
         match &self.lock()?.object(ObjectKind::Comm, comm.0)?.detail {
             Detail::Comm { name } => Ok(name.clone()),
             _ => Err(Error::InvalidHandle(ObjectKind::Comm)),
         }
     }
 
-    /// Sets the communicator's name.
-    pub fn set_comm_name(&self, comm: Comm, new_name: &str) -> Result<()> {
+    /// Sets the communicator's name: any bytes, kept as they are (the shells cut them to
+    /// MPI_MAX_OBJECT_NAME - 1).
+    pub fn set_comm_name(&self, comm: Comm, new_name: &[u8]) -> Result<()> {
         match &mut self.lock()?.object_mut(ObjectKind::Comm, comm.0)?.detail {
             Detail::Comm { name } => {
-                *name = new_name.to_string();
+                *name = new_name.to_vec();
                 Ok(())
             }
             _ => Err(Error::InvalidHandle(ObjectKind::Comm)),

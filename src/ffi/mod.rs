@@ -340,14 +340,10 @@ pub(crate) fn comm_split(comm: Result<Comm>, color: i64) -> Result<Option<Comm>>
     universe()?.comm_split(comm?, !undefined)
 }
 
-/// The name to store: at most MPI_MAX_OBJECT_NAME - 1 bytes, cut at a character boundary.
-pub(crate) fn object_name(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut end = text.len().min(abi::MPI_MAX_OBJECT_NAME as usize - 1);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_string()
+/// The name to store: its first MPI_MAX_OBJECT_NAME - 1 bytes, whatever they are (names are
+/// bytes, not text: nothing is decoded or replaced).
+pub(crate) fn object_name(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.len().min(abi::MPI_MAX_OBJECT_NAME as usize - 1)]
 }
 
 /// MPI_Wtime: seconds since a fixed time in the past (the first call), from a monotonic clock.

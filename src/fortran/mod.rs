@@ -193,8 +193,8 @@ fn trim_blanks(bytes: &[u8]) -> &[u8] {
 
 /// Copies `text` into a CHARACTER(LEN=*) output, blank-padded or cut at its length, and
 /// returns the number of characters stored (RESULTLEN).
-fn fill(buffer: &mut [u8], text: &str) -> Fint {
-    let bytes = &text.as_bytes()[..text.len().min(buffer.len())];
+fn fill(buffer: &mut [u8], text: &[u8]) -> Fint {
+    let bytes = &text[..text.len().min(buffer.len())];
     buffer[..bytes.len()].copy_from_slice(bytes);
     buffer[bytes.len()..].fill(b' ');
     bytes.len() as Fint
@@ -214,9 +214,9 @@ mod tests {
     #[test]
     fn strings_are_blank_padded_and_trimmed() {
         let mut buffer = [b'x'; 8];
-        assert_eq!(fill(&mut buffer, "abc"), 3);
+        assert_eq!(fill(&mut buffer, b"abc"), 3);
         assert_eq!(&buffer, b"abc     ");
-        assert_eq!(fill(&mut buffer, "0123456789"), 8);
+        assert_eq!(fill(&mut buffer, b"0123456789"), 8);
         assert_eq!(&buffer, b"01234567");
         assert_eq!(trim_blanks(b"name   "), b"name");
         assert_eq!(trim_blanks(b"   "), b"");

@@ -109,7 +109,7 @@ pub(super) fn get_version(mut version: Out<Fint>, mut subversion: Out<Fint>) -> 
 }
 
 pub(super) fn get_library_version(version: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
-    resultlen.set(fill(version, ffi::LIBRARY_VERSION));
+    resultlen.set(fill(version, ffi::LIBRARY_VERSION.as_bytes()));
     Ok(())
 }
 
@@ -215,7 +215,7 @@ pub(super) fn comm_compare(first: Fint, second: Fint, mut result: Out<Fint>) -> 
 
 pub(super) fn comm_set_name(handle: Fint, name: &[u8]) -> Result<()> {
     let name = ffi::object_name(trim_blanks(name));
-    universe()?.set_comm_name(comm(handle)?, &name)
+    universe()?.set_comm_name(comm(handle)?, name)
 }
 
 pub(super) fn comm_get_name(handle: Fint, name: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
@@ -492,7 +492,7 @@ pub(super) fn error_class(code: Fint, mut class: Out<Fint>) -> Result<()> {
 
 pub(super) fn error_string(code: Fint, string: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
     let text = ffi::error_string(int(code, Error::InvalidErrorCode)?)?;
-    resultlen.set(fill(string, &text));
+    resultlen.set(fill(string, text.as_bytes()));
     Ok(())
 }
 
