@@ -71,6 +71,7 @@ programs!(
     "c",
     ["c"],
     after_finalize,
+    alloc_mem,
     attr_values,
     badarg_comm,
     badarg_keyval,

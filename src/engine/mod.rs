@@ -221,25 +221,45 @@ impl WinFlavor {
     }
 }
 
-/// Memory owned by the library (MPI_Alloc_mem, MPI_Win_allocate), 16-byte aligned.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
-struct Chunk([u8; 16]);
-
+/// Memory owned by the library (MPI_Alloc_mem, MPI_Win_allocate): zeroed, 16-byte aligned,
+/// at least one byte. It is allocated zeroed by the system allocator, which for large sizes
+/// maps fresh pages that the kernel zeroes when they are first touched: a gigabyte costs
+/// nothing until it is used, as with malloc.
 #[derive(Debug)]
-struct Memory(Vec<Chunk>);
+struct Memory {
+    address: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the memory is owned by this value alone and only its address is handed out; the
+// library never reads or writes it.
+unsafe impl Send for Memory {}
+// SAFETY: as for Send: nothing is accessed through a shared reference.
+unsafe impl Sync for Memory {}
 
 impl Memory {
+    const ALIGN: usize = 16;
+
+    /// `size` zeroed bytes, or [`Error::NoMemory`] when the size cannot be laid out or the
+    /// system refuses.
     fn new(size: usize) -> Result<Memory> {
-        let chunks = size.div_ceil(16).max(1);
-        let mut v = Vec::new();
-        v.try_reserve_exact(chunks).map_err(|_| Error::NoMemory)?;
-        v.resize(chunks, Chunk::default());
-        Ok(Memory(v))
+        let layout = std::alloc::Layout::from_size_align(size.max(1), Self::ALIGN)
+            .map_err(|_| Error::NoMemory)?;
+        // SAFETY: the layout has a non-zero size.
+        let address = unsafe { std::alloc::alloc_zeroed(layout) };
+        let address = std::ptr::NonNull::new(address).ok_or(Error::NoMemory)?;
+        Ok(Memory { address, layout })
     }
 
     fn address(&mut self) -> usize {
-        self.0.as_mut_ptr() as usize
+        self.address.as_ptr() as usize
+    }
+}
+
+impl Drop for Memory {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `alloc_zeroed` with this layout, freed once (here).
+        unsafe { std::alloc::dealloc(self.address.as_ptr(), self.layout) };
     }
 }
 
