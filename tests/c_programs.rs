@@ -81,6 +81,7 @@ programs!(
     callback_values,
     before_init,
     comm_copy,
+    copy_target,
     datatypes_basic,
     delete_order,
     deprecated_api,

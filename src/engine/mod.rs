@@ -1167,8 +1167,12 @@ impl Universe {
         result
     }
 
+    /// Copies one value onto the new object. If the new object already holds a value for the
+    /// keyval when the copy lands (a callback set one through the new object's handle), the
+    /// copy replaces it as a set would: that value's delete callback runs first. An object
+    /// never holds two values for one keyval.
     fn copy_one(&self, kind: ObjectKind, source: Id, target: Id, keyval: Keyval) -> Result<()> {
-        let (callback, language, value) = {
+        let copy = {
             let mut state = self.lock()?;
             let Ok(data) = state.object(kind, source) else {
                 return Ok(());
@@ -1181,23 +1185,32 @@ impl Universe {
             let value = state.held(kind, source, keyval, language)?;
             match copy {
                 CopyAction::Null => return Ok(()),
-                CopyAction::Dup => return state.attach(kind, target, keyval, value.duplicate()),
-                CopyAction::Call(callback) => (callback, language, value),
+                CopyAction::Dup => {
+                    let copy = value.duplicate();
+                    if state.object(kind, target)?.attrs.get(keyval).is_none() {
+                        return state.attach(kind, target, keyval, copy);
+                    }
+                    copy
+                }
+                CopyAction::Call(callback) => {
+                    drop(state);
+                    let shown = value.view(language);
+                    match callback.copy(self, AnyObject::new(kind, source), keyval, shown) {
+                        Err(code) => return Err(Error::Callback { kind: "copy", code }),
+                        Ok(None) => return Ok(()),
+                        Ok(Some(produced)) => value.copied(language, shown, produced),
+                    }
+                }
             }
         };
-        let shown = value.view(language);
-        match callback.copy(self, AnyObject::new(kind, source), keyval, shown) {
-            Err(code) => Err(Error::Callback { kind: "copy", code }),
-            Ok(None) => Ok(()),
-            Ok(Some(produced)) => {
-                let copy = value.copied(language, shown, produced);
-                let mut state = self.lock()?;
-                if state.object(kind, target)?.attrs.get(keyval).is_some() {
-                    return Err(Error::Internal("a copy target already had the attribute"));
-                }
-                state.attach(kind, target, keyval, copy)
+        {
+            let mut state = self.lock()?;
+            if state.object(kind, target)?.attrs.get(keyval).is_none() {
+                return state.attach(kind, target, keyval, copy);
             }
         }
+        self.delete_value(kind, target, keyval, Some(copy))
+            .map(drop)
     }
 
     /// Duplicates an object: a new one of the same detail, with attributes copied by their
