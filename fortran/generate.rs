@@ -204,7 +204,7 @@ fn rust_describe(arg: &Argument) -> Option<String> {
         Type::Handle(_) => format!("&HandleArg({n})"),
         Type::String => format!("&Text({n}, {n}_len)"),
         Type::Choice => format!("&Address({n} as usize)"),
-        Type::CopyFn(_) | Type::DeleteFn(_) => format!("&Address({n}.map_or(0, |f| f as usize))"),
+        Type::CopyFn(_) | Type::DeleteFn(_) => format!("&Callback({n})"),
         _ => format!("&Value({n})"),
     })
 }
@@ -435,6 +435,23 @@ pub(crate) fn predefined_callback(function: usize) -> Option<callbacks::Predefin
             out,
             "    if function == {}_ as *const () as usize {{
         return Some(callbacks::Predefined::{variant});
+    }}",
+            name.to_lowercase()
+        )
+        .unwrap();
+    }
+    writeln!(out, "    None\n}}\n").unwrap();
+    writeln!(
+        out,
+        "/// The name of a predefined callback, for fatal errors' messages.
+pub(crate) fn predefined_callback_name(function: usize) -> Option<&'static str> {{"
+    )
+    .unwrap();
+    for (name, _, _) in PREDEFINED_CALLBACKS {
+        writeln!(
+            out,
+            "    if function == {}_ as *const () as usize {{
+        return Some(\"{name}\");
     }}",
             name.to_lowercase()
         )

@@ -96,6 +96,7 @@ programs!(
     fatal_before_init,
     fatal_callback,
     fatal_errors_abort,
+    fatal_free_keyval,
     fatal_keyval,
     fatal_type,
     fatal_win,

@@ -137,6 +137,7 @@ programs!(
     f77_fixed,
     f90_mpif,
     fatal_abort_f,
+    fatal_callback_name_f,
     fatal_f,
     finalize_f,
     kind_check,

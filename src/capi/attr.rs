@@ -12,6 +12,7 @@ use crate::engine::{
     AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, KeyvalSpec,
     Language, Object, ObjectKind, Result, Universe, Word,
 };
+use crate::ffi::args::KeyvalInOut;
 use crate::ffi::current;
 
 /// A C copy callback of any kind. Handles are pointers, so the kinds' callback types differ
@@ -233,8 +234,8 @@ macro_rules! attribute_functions {
 
             /// Frees a keyval (at once, or when its last attribute goes) and sets the variable
             /// to MPI_KEYVAL_INVALID.
-            fn $free / $pfree($keyval: *mut c_int) on Target::SelfComm => {
-                free_keyval(ObjectKind::$kind, $keyval)
+            fn $free / $pfree($keyval: KeyvalInOut) on Target::SelfComm => {
+                free_keyval(ObjectKind::$kind, $keyval.0)
             }
 
             /// Stores a C pointer; an existing value is deleted first.

@@ -121,6 +121,24 @@ callback_args!(
     abi::MPI_Win_delete_attr_function
 );
 
+/// An in-out keyval argument (`MPI_Comm_free_keyval(&keyval)`): a pointer to an `int` the
+/// function reads and then writes. It has a pointer's ABI; a fatal error's message shows the
+/// keyval it points at, as the Fortran routines' messages do (the number, not an address).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub(crate) struct KeyvalInOut(pub(crate) *mut c_int);
+
+impl Arg for KeyvalInOut {
+    fn describe(&self, line: &mut String) {
+        if self.0.is_null() {
+            return line.push_str("NULL");
+        }
+        // SAFETY: an in-out argument of the function being reported: non-NULL (checked) and
+        // valid for reads (the caller's contract).
+        let _ = write!(line, "{}", unsafe { self.0.read() });
+    }
+}
+
 /// An output argument: a pointer the caller passed for the library to write a result into,
 /// checked for NULL once.
 pub(crate) struct Out<T> {

@@ -176,7 +176,21 @@ impl Arg for Text {
     }
 }
 
-/// A buffer or procedure argument in a fatal error's message: its address.
+/// A callback argument in a fatal error's message: the name of a predefined callback
+/// (`MPI_COMM_DUP_FN`), as C's messages name theirs, else its address.
+struct Callback(FortranProc);
+
+impl Arg for Callback {
+    fn describe(&self, line: &mut String) {
+        let address = self.0.map_or(0, |f| f as usize);
+        match shells::predefined_callback_name(address) {
+            Some(name) => line.push_str(name),
+            None => Address(address).describe(line),
+        }
+    }
+}
+
+/// A buffer argument in a fatal error's message: its address.
 struct Address(usize);
 
 impl Arg for Address {
