@@ -2,10 +2,17 @@
 //! section with its prototype exactly as declared, and every Fortran routine of
 //! `fortran/routines.txt` has its `use mpi` and `use mpi_f08` interfaces exactly as the build
 //! script generated them (`OUT_DIR/fortran/mpi.f90`, `mpi_f08.f90`). A function added,
-//! removed or changed without docs/api.md following fails here.
+//! removed or changed without docs/api.md following fails here. The man pages `ci/install`
+//! makes from docs/api.md (`ci/manpages.rs`) must have one page for every section, each with
+//! every part.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The man page generator `ci/install` compiles and runs, compiled here too so that clippy,
+/// rustfmt and the test below see it.
+#[path = "../ci/manpages.rs"]
+mod manpages;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -120,4 +127,43 @@ fn api_reference_covers_every_fortran_routine() {
         "docs/api.md lacks or differs from:\n{}",
         problems.join("\n")
     );
+}
+
+#[test]
+fn man_pages_cover_every_section() {
+    let api = read(&repo().join("docs/api.md"));
+    let attributes = read(&repo().join("docs/attributes.md"));
+    let pages = manpages::pages(&api, &attributes, "0.0.0")
+        .unwrap_or_else(|e| panic!("ci/manpages.rs cannot make the man pages: {e}"));
+    let sections: Vec<&str> = api.lines().filter_map(|l| l.strip_prefix("### ")).collect();
+    let names: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, sections, "one page for every section of docs/api.md");
+    let header = read(&repo().join("include/mpi.h"));
+    let mut problems = Vec::new();
+    for (name, prototype) in c_prototypes(&header) {
+        let Some(page) = pages.iter().find(|p| p.name == name) else {
+            continue;
+        };
+        let parts = [
+            ".SH NAME",
+            ".SH SYNOPSIS",
+            ".SH DESCRIPTION",
+            ".SH ERRORS",
+            ".SH \"SEE ALSO\"",
+        ];
+        for part in parts {
+            if !page.text.contains(&format!("\n{part}\n")) {
+                problems.push(format!("{name}: no `{part}`"));
+            }
+        }
+        // Every argument of the prototype is described.
+        let (_, list) = prototype.trim_end_matches(");").split_once('(').unwrap();
+        for argument in list.split(", ").filter(|a| *a != "void") {
+            let argument = argument.rsplit([' ', '*']).next().unwrap();
+            if !page.text.contains(&format!("\n.TP\n.I {argument}\n")) {
+                problems.push(format!("{name}: argument {argument} not under ARGUMENTS"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "man pages:\n{}", problems.join("\n"));
 }
