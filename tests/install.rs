@@ -837,3 +837,187 @@ fn a_moved_prefix_works_where_it_is() {
     assert_linked_to(&exe, &plain.join("lib/pkgconfig/../../lib"));
     check_program("hello_c", &[], &exe);
 }
+
+// ---- the man pages ---------------------------------------------------------------------------
+
+/// `share/man/man3` has a page for every function of docs/api.md: `man` finds each through
+/// `MANPATH` and renders it without a warning (`groff -Tascii` too, for ASCII terminals), with
+/// its parts; the attribute pages (`*_set_attr`, `*_get_attr`, `*_delete_attr`, `MPI_Attr_*`)
+/// hold the interoperability table of docs/attributes.md §3 as a table, row for row.
+#[test]
+fn man_pages_for_every_function() {
+    /// Inline Markdown as text: no code marks, bold marks or escapes.
+    fn markdown_text(cell: &str) -> String {
+        let cell = cell.replace('`', "").replace("**", "");
+        let mut out = String::new();
+        let mut chars = cell.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => out.extend(chars.next()),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+    /// The rows of every tbl table of a page, each cell as its text (fonts, escapes, the
+    /// requests inside text blocks and the rules removed).
+    fn roff_tables(page: &str) -> Vec<Vec<Vec<String>>> {
+        let unescape = |text: &str| {
+            let mut text = text.to_string();
+            for (escape, plain) in [
+                ("\\fB", ""),
+                ("\\fI", ""),
+                ("\\fR", ""),
+                ("\\%", ""),
+                ("\\&", ""),
+                ("\\-", "-"),
+                ("\\~", " "),
+                ("\\e", "\\"),
+            ] {
+                text = text.replace(escape, plain);
+            }
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let mut tables = Vec::new();
+        let mut lines = page.lines();
+        while lines.by_ref().any(|l| l == ".TS") {
+            // The options and format lines end with the one ending in `.`.
+            if !lines.by_ref().any(|l| l.trim_end().ends_with('.')) {
+                break;
+            }
+            let (mut rows, mut row, mut cell) = (Vec::new(), Vec::new(), String::new());
+            let mut in_block = false;
+            for line in lines.by_ref() {
+                if line == ".TE" {
+                    break;
+                }
+                let mut rest = line;
+                if in_block {
+                    match line.strip_prefix("T}") {
+                        Some(after) => {
+                            in_block = false;
+                            row.push(unescape(&cell));
+                            cell.clear();
+                            match after.strip_prefix('|') {
+                                Some(after) => rest = after,
+                                None => {
+                                    rows.push(std::mem::take(&mut row));
+                                    continue;
+                                }
+                            }
+                        }
+                        None => {
+                            if !line.starts_with('.') {
+                                cell.push_str(line);
+                                cell.push(' ');
+                            }
+                            continue;
+                        }
+                    }
+                }
+                if rest == "_" {
+                    continue;
+                }
+                for piece in rest.split('|') {
+                    if piece == "T{" {
+                        in_block = true;
+                    } else {
+                        row.push(unescape(piece));
+                    }
+                }
+                if !in_block {
+                    rows.push(std::mem::take(&mut row));
+                }
+            }
+            tables.push(rows);
+        }
+        tables
+    }
+
+    let prefix = prefix();
+    let man = prefix.join("share").join("man");
+    let api = fs::read_to_string(repo().join("docs/api.md")).unwrap();
+    let functions: Vec<&str> = api
+        .lines()
+        .filter_map(|l| l.strip_prefix("### "))
+        .filter(|name| name.starts_with("MPI_"))
+        .collect();
+    assert!(functions.len() > 60, "docs/api.md: {functions:?}");
+    // The interoperability table: the rows of docs/attributes.md's table headed `stored as`.
+    let attributes = fs::read_to_string(repo().join("docs/attributes.md")).unwrap();
+    let interoperability: Vec<Vec<String>> = attributes
+        .lines()
+        .skip_while(|l| !l.starts_with("| stored as |"))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("|---"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|cell| markdown_text(cell.trim()))
+                .collect()
+        })
+        .collect();
+    assert!(
+        interoperability.len() >= 4,
+        "docs/attributes.md has no table headed `stored as`"
+    );
+
+    // `man -w` finds every page through MANPATH, in the prefix.
+    let mut cmd = command("man");
+    cmd.arg("-w").args(&functions).env("MANPATH", &man);
+    let found = run("man -w", &mut cmd, RUN_TIMEOUT).stdout;
+    let expected: Vec<String> = functions
+        .iter()
+        .map(|f| text(&man.join("man3").join(format!("{f}.3"))))
+        .collect();
+    assert_eq!(found.lines().collect::<Vec<_>>(), expected, "man -w");
+
+    let mut problems = Vec::new();
+    let mut attribute_pages = 0;
+    for name in &functions {
+        let page = man.join("man3").join(format!("{name}.3"));
+        let source = fs::read_to_string(&page).unwrap();
+        let mut cmd = command("man");
+        cmd.args(["--warnings=w", "-l", "-P", "cat"])
+            .arg(&page)
+            .env("MANWIDTH", "80")
+            .env("LC_ALL", "C.UTF-8")
+            .env_remove("MANPAGER")
+            .env_remove("MANOPT")
+            .env_remove("MAN_KEEP_FORMATTING");
+        let out = run(&format!("man -l {name}.3"), &mut cmd, RUN_TIMEOUT);
+        if !out.stderr.is_empty() {
+            problems.push(format!("{name}: man warns:\n{}", out.stderr));
+        }
+        let mut cmd = command("groff");
+        cmd.args(["-t", "-man", "-Tascii", "-ww"]).arg(&page);
+        let ascii = run(&format!("groff -Tascii {name}.3"), &mut cmd, RUN_TIMEOUT);
+        if !ascii.stderr.is_empty() {
+            problems.push(format!("{name}: groff -Tascii warns:\n{}", ascii.stderr));
+        }
+        let rendered = out.stdout;
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "ERRORS", "SEE ALSO"] {
+            if !rendered.lines().any(|l| l == heading) {
+                problems.push(format!("{name}: no {heading} in\n{rendered}"));
+            }
+        }
+        let words = rendered.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !words.contains(&format!("NAME {name} - ")) {
+            problems.push(format!("{name}: NAME does not begin with `{name} - `"));
+        }
+        if name.ends_with("_attr") || name.starts_with("MPI_Attr_") {
+            attribute_pages += 1;
+            if !roff_tables(&source).contains(&interoperability) {
+                problems.push(format!(
+                    "{name}: no table {interoperability:?}; its tables: {:?}",
+                    roff_tables(&source)
+                ));
+            }
+        }
+    }
+    assert_eq!(
+        attribute_pages, 12,
+        "set, get and delete for 3 kinds, MPI_Attr_*"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
