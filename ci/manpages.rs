@@ -628,7 +628,8 @@ fn inline(text: &str, arguments: &[String], bold: bool) -> String {
                 }
             }
             '[' => {
-                let close = find(i + 1, "](");
+                // `[label](target)`, the label without brackets.
+                let close = find(i + 1, "]").filter(|&c| chars.get(c + 1) == Some(&'('));
                 let end = close.and_then(|c| find(c + 2, ")"));
                 match (close, end) {
                     (Some(close), Some(end)) => {
@@ -787,12 +788,12 @@ fn render_table(rows: &[Vec<String>], arguments: &[String], out: &mut String) {
                 text_lines(&inline(&cell(row, 0), arguments, false)).trim_end()
             );
             for j in 1..columns {
-                let _ = write!(
-                    out,
-                    "{}: {}\n.br\n",
+                out.push_str(&text_lines(&format!(
+                    "{}: {}",
                     inline(&cell(header, j), arguments, false),
                     inline(&cell(row, j), arguments, false)
-                );
+                )));
+                out.push_str(".br\n");
             }
         }
         out.push_str(".PP\n");
@@ -951,13 +952,18 @@ fn is_keyval_creation(name: &str) -> bool {
     name.ends_with("_create_keyval") || name == "MPI_Keyval_create"
 }
 
-/// The item of api.md's conventions labelled `label` (`- **Errors**: ...`).
-fn convention<'b>(conventions: &'b [Block], label: &str) -> Option<&'b Vec<Block>> {
-    let marker = format!("**{label}**: ");
+/// The label of a convention of api.md: `Errors` for `- **Errors**: ...`.
+fn label(item: &[Block]) -> Option<&str> {
+    match item.first() {
+        Some(Block::Paragraph(p)) => p.strip_prefix("**")?.split_once("**: ").map(|(l, _)| l),
+        _ => None,
+    }
+}
+
+/// The item of api.md's conventions labelled `name`.
+fn convention<'b>(conventions: &'b [Block], name: &str) -> Option<&'b Vec<Block>> {
     conventions.iter().find_map(|b| match b {
-        Block::List(items) => items.iter().find(
-            |item| matches!(item.first(), Some(Block::Paragraph(p)) if p.starts_with(&marker)),
-        ),
+        Block::List(items) => items.iter().find(|item| label(item) == Some(name)),
         _ => None,
     })
 }
@@ -1099,11 +1105,8 @@ fn page(function: &Function, all: &[Function], shared: &Shared) -> Result<Page, 
     for block in &shared.conventions {
         match block {
             Block::List(items) => {
-                for item in items {
-                    let errors = matches!(item.first(), Some(Block::Paragraph(p)) if p.starts_with("**Errors**: "));
-                    if !errors {
-                        render(&unlabelled(item), &argument_names, &mut body);
-                    }
+                for item in items.iter().filter(|item| label(item) != Some("Errors")) {
+                    render(&unlabelled(item), &argument_names, &mut body);
                 }
             }
             other => render(std::slice::from_ref(other), &argument_names, &mut body),
@@ -1134,10 +1137,13 @@ fn page(function: &Function, all: &[Function], shared: &Shared) -> Result<Page, 
         let comma = if k + 1 < related.len() { "," } else { "" };
         let _ = writeln!(body, ".BR \\%{} (3){comma}", escape(r, true));
     }
-    body.push_str(
-        ".ad\n.PP\nThe documents named here by file (\\fBapi.md\\fR, \\fBattributes.md\\fR, \\fBsemantics.md\\fR, ...)\n\
-         are installed in \\fIshare/doc/mpiattr/docs\\fR under mpiattr's prefix.\n",
-    );
+    body.push_str(".ad\n.PP\n");
+    body.push_str(&text_lines(&inline(
+        "The documents named here by file (`api.md`, `attributes.md`, `semantics.md`, ...) are\n\
+         installed in `share/doc/mpiattr/docs` under mpiattr's prefix.",
+        &[],
+        false,
+    )));
 
     // The page: the header, NAME, then the rest.
     let mut text = String::new();
