@@ -16,6 +16,7 @@ use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use common::{repo, run_with_timeout, Output, COMPILE_TIMEOUT, RUN_TIMEOUT};
 
@@ -23,6 +24,10 @@ const INTEGER8: bool = cfg!(feature = "fortran-integer-8");
 
 /// The Fortran flag of this configuration, as the wrappers add it.
 const FORTRAN_FLAGS: &str = if INTEGER8 { "-fdefault-integer-8" } else { "" };
+
+/// What the Fortran wrappers add for gfortran 10 and later, which otherwise reject the calls
+/// of one `mpif.h` routine with buffers of different types.
+const MISMATCH_FLAG: &str = "-fallow-argument-mismatch";
 
 /// The C and Fortran programs of `tests/install/`: (name, source).
 const PROGRAMS: &[(&str, &str)] = &[
@@ -88,6 +93,31 @@ fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 fn wrapper(name: &str) -> Command {
     command(prefix().join("bin").join(name))
+}
+
+/// Whether the `gfortran` on `PATH` is version 10 or later, by its `-dumpversion`.
+fn gfortran_10_or_later() -> bool {
+    static ANSWER: OnceLock<bool> = OnceLock::new();
+    *ANSWER.get_or_init(|| {
+        let mut cmd = command("gfortran");
+        cmd.arg("-dumpversion");
+        let out = run("gfortran -dumpversion", &mut cmd, RUN_TIMEOUT);
+        let major = out.stdout.trim().split('.').next().unwrap_or("");
+        major
+            .parse::<u32>()
+            .unwrap_or_else(|_| panic!("gfortran -dumpversion: {:?}", out.stdout))
+            >= 10
+    })
+}
+
+/// The Fortran flags the wrappers add with gfortran, and the pkg-config files carry: the
+/// configuration's and, for gfortran 10 and later, the argument-mismatch one.
+fn fortran_flags() -> Vec<&'static str> {
+    let mut flags: Vec<&str> = FORTRAN_FLAGS.split_whitespace().collect();
+    if gfortran_10_or_later() {
+        flags.push(MISMATCH_FLAG);
+    }
+    flags
 }
 
 /// Runs a command that must succeed; its output.
@@ -228,6 +258,7 @@ fn wrappers_answer_mpich_and_open_mpi_queries() {
     let prefix = text(&prefix());
     let include = format!("-I{prefix}/include");
     let link = format!("-L{prefix}/lib -Wl,-rpath,{prefix}/lib -lmpiattr");
+    let fortran = fortran_flags().join(" ");
     for name in ["mpicc", "mpifort", "mpif90", "mpif77"] {
         let c = name == "mpicc";
         let (compiler, language) = if c {
@@ -236,15 +267,15 @@ fn wrappers_answer_mpich_and_open_mpi_queries() {
             ("gfortran", "Fortran")
         };
         // The compiler followed by the language's flags.
-        let head = if c || !INTEGER8 {
+        let head = if c || fortran.is_empty() {
             compiler.to_string()
         } else {
-            format!("{compiler} {FORTRAN_FLAGS}")
+            format!("{compiler} {fortran}")
         };
-        let compile_flags = if c || !INTEGER8 {
+        let compile_flags = if c || fortran.is_empty() {
             include.clone()
         } else {
-            format!("{FORTRAN_FLAGS} {include}")
+            format!("{fortran} {include}")
         };
         let expected: &[(&[&str], String)] = &[
             // MPICH
@@ -417,6 +448,50 @@ fn wrappers_honour_compiler_overrides() {
         out.stdout.trim_end(),
         format!("{} -c x.c {include}", tool("cc-a"))
     );
+
+    // -fallow-argument-mismatch goes to gfortran 10 and later only: stand-ins that answer
+    // --version and -dumpversion as gfortran 9 and 10 do, and one that is not GNU Fortran.
+    let stand_in = |file: &str, identity: &str, major: &str| {
+        let script = format!(
+            "#!/bin/sh\ncase $1 in\n    --version) echo '{identity}'; exit 0 ;;\n    \
+             -dumpversion) echo {major}; exit 0 ;;\nesac\necho \"$(basename \"$0\")\" \"$@\"\n"
+        );
+        let path = dir.join(file);
+        fs::write(&path, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    stand_in("gfortran-9", "GNU Fortran (stand-in) 9.5.0", "9");
+    stand_in("gfortran-10", "GNU Fortran (stand-in) 10.1.0", "10");
+    stand_in("gfortran-14", "GNU Fortran (stand-in) 14.2.0", "14.2.0");
+    stand_in("flang-17", "flang-new version 17.0.6", "17");
+    let mismatch = format!("{MISMATCH_FLAG} ");
+    for (compiler, added) in [
+        ("gfortran-9", ""),
+        ("gfortran-10", mismatch.as_str()),
+        ("gfortran-14", mismatch.as_str()),
+        ("flang-17", ""),
+    ] {
+        for name in ["mpifort", "mpif90", "mpif77"] {
+            let mut cmd = wrapper(name);
+            cmd.env("MPIATTR_FC", tool(compiler)).args(["-c", "x.f"]);
+            let out = run(&format!("{name} with {compiler}"), &mut cmd, RUN_TIMEOUT);
+            assert_eq!(
+                out.stdout.trim_end(),
+                format!("{compiler} {flags}{added}-c x.f {include}"),
+                "{name} with {compiler}"
+            );
+            let mut cmd = wrapper(name);
+            cmd.env("MPIATTR_FC", tool(compiler))
+                .arg("--showme:compile");
+            let out = run(&format!("{name} --showme:compile"), &mut cmd, RUN_TIMEOUT);
+            assert_eq!(
+                out.stdout.trim_end(),
+                format!("{flags}{added}{include}"),
+                "{name} --showme:compile with {compiler}"
+            );
+        }
+    }
 }
 
 // ---- building and running with each method -------------------------------------------------
@@ -496,6 +571,73 @@ fn fortran_kind_check_catches_the_wrong_integer_flag() {
     );
 }
 
+/// An old fixed-form program passes a REAL and then an INTEGER array to the same `mpif.h`
+/// routines (MPI_GET_ADDRESS, MPI_WIN_CREATE). The Fortran wrappers and `mpi-fort.pc` build it
+/// (they add `-fallow-argument-mismatch` for gfortran 10 and later) and it runs; gfortran
+/// without the flag, or with the wrapper's flag undone, rejects it.
+#[test]
+fn fortran_wrappers_allow_argument_mismatch() {
+    let dir = work_dir("mismatch");
+    let src = source("mismatch_mpif.f");
+    let include = format!("-I{}", text(&prefix().join("include")));
+    for tool in ["mpif77", "mpif90", "mpifort"] {
+        let exe = dir.join(format!("mismatch_mpif-{tool}"));
+        let mut cmd = wrapper(tool);
+        cmd.arg(&src).arg("-o").arg(&exe);
+        compile(&format!("mismatch_mpif with {tool}"), &mut cmd);
+        check_program("mismatch_mpif", &["mpiexec", "-n", "1"], &exe);
+    }
+    let pc = prefix().join("lib").join("pkgconfig");
+    let exe = dir.join("mismatch_mpif-pkg-config");
+    let mut cmd = command("gfortran");
+    cmd.args(pkg_config(&pc, &["--cflags", "mpi-fort"]))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .args(pkg_config(&pc, &["--libs", "mpi-fort"]));
+    compile("mismatch_mpif with pkg-config mpi-fort", &mut cmd);
+    check_program("mismatch_mpif", &[], &exe);
+
+    // The controls: what the flag is for. gfortran before 10 neither needs nor knows it.
+    if !gfortran_10_or_later() {
+        let compile_flags = query("mpifort", &["-showme:compile"]);
+        assert!(
+            !compile_flags.contains(MISMATCH_FLAG),
+            "mpifort adds {MISMATCH_FLAG} for a gfortran before 10: {compile_flags}"
+        );
+        return;
+    }
+    let mut plain = command("gfortran");
+    plain
+        .args(FORTRAN_FLAGS.split_whitespace())
+        .arg(&include)
+        .arg("-c")
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("plain.o"));
+    let mut undone = wrapper("mpifort");
+    undone
+        .arg("-fno-allow-argument-mismatch")
+        .arg("-c")
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("undone.o"));
+    for (what, cmd) in [
+        ("gfortran without the flag", &mut plain),
+        ("mpifort -fno-allow-argument-mismatch", &mut undone),
+    ] {
+        let out = {
+            let _slot = common::Slot::take();
+            run_with_timeout(cmd, COMPILE_TIMEOUT).unwrap()
+        };
+        assert!(
+            !out.status.success() && out.stderr.contains("Type mismatch"),
+            "{}",
+            common::report(&format!("{what} must reject mismatch_mpif.f"), cmd, &out)
+        );
+    }
+}
+
 fn pkg_config(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut cmd = command("pkg-config");
     cmd.env("PKG_CONFIG_PATH", dir).args(args);
@@ -515,8 +657,9 @@ fn pkg_config_builds_and_runs_c_and_fortran() {
         pkg_config(&pc, &["--modversion", "mpiattr", "mpi-c", "mpi-fort"]),
         vec![env!("CARGO_PKG_VERSION"); 3]
     );
+    let fortran = fortran_flags();
     let fortran_flags = pkg_config(&pc, &["--variable=fortran_flags", "mpiattr"]);
-    assert_eq!(fortran_flags.join(" "), FORTRAN_FLAGS);
+    assert_eq!(fortran_flags, fortran);
     let libdir = prefix().join("lib");
     for (name, src) in PROGRAMS {
         let c = src.ends_with(".c");
@@ -645,7 +788,8 @@ fn cmake(finder: Finder) {
         ("MPI_Fortran_LIBRARIES", format!("{p}/lib/libmpiattr.so")),
         ("MPI_C_INCLUDE_DIRS", format!("{p}/include")),
         ("MPI_Fortran_INCLUDE_DIRS", format!("{p}/include")),
-        ("MPI_Fortran_COMPILE_OPTIONS", FORTRAN_FLAGS.to_string()),
+        // A CMake list.
+        ("MPI_Fortran_COMPILE_OPTIONS", fortran_flags().join(";")),
         ("MPI_Fortran_HAVE_F77_HEADER", "TRUE".to_string()),
         ("MPI_Fortran_HAVE_F90_MODULE", "TRUE".to_string()),
         ("MPI_Fortran_HAVE_F08_MODULE", "TRUE".to_string()),
