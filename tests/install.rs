@@ -1,10 +1,17 @@
-//! Checks the installed mpiattr the way a C or Fortran user meets it: the layout `ci/install`
-//! leaves (headers, modules, the shared library with its soname and links, the static library,
-//! the pkg-config files, the wrappers and the launcher), the wrappers' answers to MPICH's and
-//! Open MPI's query options and their compiler overrides, and a C and a Fortran program
-//! (`tests/install/`) built and run with each method: the wrappers, pkg-config, the static
-//! library, CMake's `find_package(MPI)` through `MPI_HOME` and through `PATH`, and a copy of
-//! the prefix moved elsewhere.
+//! Checks the installed mpiattr the way a C, C++ or Fortran user meets it: the layout
+//! `ci/install` leaves (headers, modules, the shared library with its soname and links, the
+//! static library, the pkg-config files, the wrappers and the launcher), the wrappers' answers
+//! to MPICH's and Open MPI's query options and their compiler overrides, and the C, C++ and
+//! Fortran programs of `tests/install/` built and run with each method: the wrappers,
+//! pkg-config, the static library, CMake's `find_package(MPI)` through `MPI_HOME` and through
+//! `PATH`, Meson's `dependency('mpi')`, fpm's `mpi` dependency, autoconf-archive's
+//! `AX_PROG_*_MPI`, and a copy of the prefix moved elsewhere.
+//!
+//! The build tools run with another MPI installed (Debian's Open MPI, from `ci/prereqs`):
+//! each test that uses one first checks that the other MPI's wrappers are on `PATH`, then that
+//! the tool chose mpiattr (the programs check `MPI_Get_library_version`). Meson, Ninja and fpm
+//! come from `target/tools/bin`, where `ci/prereqs` installs them; a missing tool fails the
+//! test that needs it, saying how to install it.
 //!
 //! The prefix is `MPIATTR_PREFIX`, or one installed for the tests (see `tests/common`); its
 //! Fortran INTEGER configuration is the one this test binary was built for. Every program
@@ -12,7 +19,9 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::env;
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,26 +38,88 @@ const FORTRAN_FLAGS: &str = if INTEGER8 { "-fdefault-integer-8" } else { "" };
 /// of one `mpif.h` routine with buffers of different types.
 const MISMATCH_FLAG: &str = "-fallow-argument-mismatch";
 
-/// The C and Fortran programs of `tests/install/`: (name, source).
+/// The C, C++ and Fortran programs of `tests/install/`: (name, source).
 const PROGRAMS: &[(&str, &str)] = &[
     ("hello_c", "hello.c"),
+    ("hello_cpp", "hello.cpp"),
     ("hello_f08", "hello_f08.f90"),
     ("hello_mpi", "hello_mpi.f90"),
     ("hello_mpif", "hello_mpif.f"),
 ];
 
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Language {
+    C,
+    Cxx,
+    Fortran,
+}
+
+/// The language of a source of `tests/install/`, by its extension.
+fn language(source: &str) -> Language {
+    if source.ends_with(".c") {
+        Language::C
+    } else if source.ends_with(".cpp") {
+        Language::Cxx
+    } else {
+        Language::Fortran
+    }
+}
+
+fn program_source(name: &str) -> &'static str {
+    PROGRAMS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no program {name}"))
+        .1
+}
+
 /// Environment variables that choose the wrappers' underlying compiler: removed from every
 /// command, so a test sees only what it sets.
 const COMPILER_VARIABLES: &[&str] = &[
     "MPIATTR_CC",
+    "MPIATTR_CXX",
     "MPIATTR_FC",
     "MPICH_CC",
+    "MPICH_CXX",
     "MPICH_FC",
     "MPICH_F90",
     "MPICH_F77",
     "OMPI_CC",
+    "OMPI_CXX",
     "OMPI_FC",
     "OMPI_F77",
+];
+
+/// Environment variables through which build tools take a compiler, an MPI wrapper or flags
+/// (CMake, Meson, fpm, autoconf, pkg-config): removed from the build tools' commands, so that
+/// `PATH` (or what a test sets) alone decides which MPI they find.
+const TOOL_VARIABLES: &[&str] = &[
+    "CC",
+    "CXX",
+    "FC",
+    "F77",
+    "F90",
+    "CFLAGS",
+    "CXXFLAGS",
+    "FFLAGS",
+    "FCFLAGS",
+    "LDFLAGS",
+    "MPICC",
+    "MPICXX",
+    "MPIFC",
+    "MPIF90",
+    "MPIF77",
+    "MPIf90",
+    "MPIf77",
+    "MPI_HOME",
+    "FPM_FC",
+    "FPM_CC",
+    "FPM_CXX",
+    "FPM_FFLAGS",
+    "FPM_CFLAGS",
+    "FPM_CXXFLAGS",
+    "FPM_LDFLAGS",
+    "PKG_CONFIG_PATH",
 ];
 
 /// The installed prefix, as the wrappers see it (symbolic links resolved).
@@ -93,6 +164,59 @@ fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 fn wrapper(name: &str) -> Command {
     command(prefix().join("bin").join(name))
+}
+
+/// A build tool's command: no compiler or MPI variables, and `PATH` with `first` before it.
+fn tool_command(program: impl AsRef<std::ffi::OsStr>, first: &[PathBuf]) -> Command {
+    let mut cmd = command(program);
+    for variable in TOOL_VARIABLES {
+        cmd.env_remove(variable);
+    }
+    cmd.env("PATH", path_with(first));
+    cmd
+}
+
+/// `PATH` with `first` before it.
+fn path_with(first: &[PathBuf]) -> OsString {
+    let path = env::var_os("PATH").unwrap_or_default();
+    let dirs = first.iter().cloned().chain(env::split_paths(&path));
+    env::join_paths(dirs).expect("PATH")
+}
+
+/// Meson, Ninja or fpm, from the virtual environment `ci/prereqs` installs them into.
+fn python_tool(name: &str) -> PathBuf {
+    let path = repo().join("target").join("tools").join("bin").join(name);
+    assert!(
+        executable(&path),
+        "{} is missing: ci/prereqs installs meson, ninja and fpm 0.11.0 from PyPI into \
+         target/tools (ci/install runs it, and so does `cargo test` without MPIATTR_PREFIX)",
+        path.display()
+    );
+    path
+}
+
+/// The other MPI whose presence the build-tool tests need: its `mpicc`, `mpicxx` and
+/// `mpifort` on `PATH`, outside mpiattr's prefix. Panics if there is none: the tests prove
+/// that the tools choose mpiattr over another MPI, which needs one installed.
+fn another_mpi() -> String {
+    let ours = prefix().join("bin");
+    let path = env::var_os("PATH").unwrap_or_default();
+    let mut found = Vec::new();
+    for name in ["mpicc", "mpicxx", "mpifort"] {
+        let other = env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .filter(|file| executable(file))
+            .find(|file| fs::canonicalize(file).is_ok_and(|real| !real.starts_with(&ours)));
+        match other {
+            Some(file) => found.push(text(&file)),
+            None => panic!(
+                "no other MPI's {name} on PATH: these tests show that the build tools choose \
+                 mpiattr over another MPI, so one must be installed (ci/prereqs installs \
+                 Debian's Open MPI: openmpi-bin and libopenmpi-dev)"
+            ),
+        }
+    }
+    found.join(", ")
 }
 
 /// Whether the `gfortran` on `PATH` is version 10 or later, by its `-dumpversion`.
@@ -207,6 +331,7 @@ fn layout_is_complete() {
         "lib/libmpiattr.a",
         "lib/pkgconfig/mpiattr.pc",
         "lib/pkgconfig/mpi-c.pc",
+        "lib/pkgconfig/mpi-cxx.pc",
         "lib/pkgconfig/mpi-fort.pc",
         "share/doc/mpiattr/README.md",
         "share/doc/mpiattr/CHANGELOG.md",
@@ -215,7 +340,9 @@ fn layout_is_complete() {
     ] {
         assert!(prefix.join(file).is_file(), "{file} is not installed");
     }
-    for program in ["mpicc", "mpifort", "mpif90", "mpif77", "mpiexec", "mpirun"] {
+    for program in [
+        "mpicc", "mpicxx", "mpic++", "mpiCC", "mpifort", "mpif90", "mpif77", "mpiexec", "mpirun",
+    ] {
         let path = prefix.join("bin").join(program);
         assert!(executable(&path), "bin/{program} is not an executable file");
     }
@@ -253,29 +380,33 @@ fn layout_is_complete() {
 
 // ---- the wrappers' queries -----------------------------------------------------------------
 
+/// Every wrapper answers MPICH's queries and Open MPI's, the latter in both spellings
+/// (`-showme:compile`, `--showme:compile`: Meson and fpm use the second), and MPICH's `-v`.
 #[test]
 fn wrappers_answer_mpich_and_open_mpi_queries() {
     let prefix = text(&prefix());
     let include = format!("-I{prefix}/include");
     let link = format!("-L{prefix}/lib -Wl,-rpath,{prefix}/lib -lmpiattr");
+    let version = env!("CARGO_PKG_VERSION");
     let fortran = fortran_flags().join(" ");
-    for name in ["mpicc", "mpifort", "mpif90", "mpif77"] {
-        let c = name == "mpicc";
-        let (compiler, language) = if c {
-            ("cc", "C")
-        } else {
-            ("gfortran", "Fortran")
+    for name in [
+        "mpicc", "mpicxx", "mpic++", "mpiCC", "mpifort", "mpif90", "mpif77",
+    ] {
+        let (compiler, language, flags) = match name {
+            "mpicc" => ("cc", "C", ""),
+            "mpicxx" | "mpic++" | "mpiCC" => ("c++", "C++", ""),
+            _ => ("gfortran", "Fortran", fortran.as_str()),
         };
         // The compiler followed by the language's flags.
-        let head = if c || fortran.is_empty() {
+        let head = if flags.is_empty() {
             compiler.to_string()
         } else {
-            format!("{compiler} {fortran}")
+            format!("{compiler} {flags}")
         };
-        let compile_flags = if c || fortran.is_empty() {
+        let compile_flags = if flags.is_empty() {
             include.clone()
         } else {
-            format!("{fortran} {include}")
+            format!("{flags} {include}")
         };
         let expected: &[(&[&str], String)] = &[
             // MPICH
@@ -298,6 +429,10 @@ fn wrappers_answer_mpich_and_open_mpi_queries() {
             ),
             // Open MPI
             (&["-showme"], format!("{head} {include} {link}")),
+            (
+                &["-showme", "-c", "prog.src"],
+                format!("{head} -c prog.src {include}"),
+            ),
             (&["-showme:compile"], compile_flags.clone()),
             (&["-showme:link"], link.clone()),
             (&["-showme:command"], compiler.to_string()),
@@ -306,15 +441,26 @@ fn wrappers_answer_mpich_and_open_mpi_queries() {
             (&["-showme:libs"], "mpiattr".to_string()),
             (
                 &["-showme:version"],
-                format!(
-                    "{name}: mpiattr {} (Language: {language})",
-                    env!("CARGO_PKG_VERSION")
-                ),
+                format!("{name}: mpiattr {version} (Language: {language})"),
             ),
         ];
         for (args, want) in expected {
             assert_eq!(&query(name, args), want, "{name} {}", args.join(" "));
+            // Open MPI's double-dash spelling of the same query.
+            if args[0].starts_with("-showme") {
+                let mut double = args.to_vec();
+                let spelled = format!("-{}", args[0]);
+                double[0] = &spelled;
+                assert_eq!(&query(name, &double), want, "{name} {}", double.join(" "));
+            }
         }
+        // MPICH's -v: the wrapper's version line on stdout, then the compiler's own -v (on
+        // stderr); with no input, nothing is linked, so it succeeds.
+        assert_eq!(
+            query(name, &["-v"]),
+            format!("{name} for mpiattr version {version}"),
+            "{name} -v"
+        );
     }
 }
 
@@ -334,7 +480,8 @@ fn wrappers_honour_compiler_overrides() {
         fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
     }
     for name in [
-        "cc-a", "cc-b", "cc-c", "cc-d", "fc-a", "fc-b", "fc-c", "fc-d",
+        "cc-a", "cc-b", "cc-c", "cc-d", "cxx-a", "cxx-b", "cxx-c", "cxx-d", "fc-a", "fc-b", "fc-c",
+        "fc-d",
     ] {
         fs::copy(&fake, dir.join(name)).unwrap();
     }
@@ -371,6 +518,30 @@ fn wrappers_honour_compiler_overrides() {
             &[("MPICH_CC", "cc-a")],
             &["-cc=CC-D"],
             format!("cc-d -c x.c {include}"),
+        ),
+        (
+            "mpicxx",
+            &[("MPICH_CXX", "cxx-a")],
+            &[],
+            format!("cxx-a -c x.c {include}"),
+        ),
+        (
+            "mpic++",
+            &[("OMPI_CXX", "cxx-b")],
+            &[],
+            format!("cxx-b -c x.c {include}"),
+        ),
+        (
+            "mpiCC",
+            &[("MPIATTR_CXX", "cxx-c"), ("MPICH_CXX", "cxx-a")],
+            &[],
+            format!("cxx-c -c x.c {include}"),
+        ),
+        (
+            "mpicxx",
+            &[("MPICH_CXX", "cxx-a")],
+            &["-cxx=CXX-D"],
+            format!("cxx-d -c x.c {include}"),
         ),
         (
             "mpifort",
@@ -449,6 +620,37 @@ fn wrappers_honour_compiler_overrides() {
         format!("{} -c x.c {include}", tool("cc-a"))
     );
 
+    // MPICH's -v: the wrapper's line, then the compiler gets -v; alone (or with only
+    // --version) it links nothing, with input it compiles and links as usual. --version
+    // alone goes to the compiler, which says what it is.
+    let version = env!("CARGO_PKG_VERSION");
+    let link = format!("-L{prefix}/lib -Wl,-rpath,{prefix}/lib -lmpiattr");
+    let verbose: &[(&str, &[&str], String)] = &[
+        (
+            "mpicc",
+            &["-v"],
+            format!("mpicc for mpiattr version {version}\ncc-a -v {include}"),
+        ),
+        (
+            "mpicc",
+            &["-v", "x.c"],
+            format!("mpicc for mpiattr version {version}\ncc-a -v x.c {include} {link}"),
+        ),
+        ("mpicc", &["--version"], format!("cc-a --version {include}")),
+        (
+            "mpicc",
+            &["-v", "--version"],
+            format!("mpicc for mpiattr version {version}\ncc-a -v --version {include}"),
+        ),
+        ("mpicc", &["x.c"], format!("cc-a x.c {include} {link}")),
+    ];
+    for (name, args, want) in verbose {
+        let mut cmd = wrapper(name);
+        cmd.env("MPICH_CC", tool("cc-a")).args(*args);
+        let out = run(&format!("{name} {args:?}"), &mut cmd, RUN_TIMEOUT);
+        assert_eq!(out.stdout.trim_end(), want, "{name} {args:?}");
+    }
+
     // -fallow-argument-mismatch goes to gfortran 10 and later only: stand-ins that answer
     // --version and -dumpversion as gfortran 9 and 10 do, and one that is not GNU Fortran.
     let stand_in = |file: &str, identity: &str, major: &str| {
@@ -497,27 +699,36 @@ fn wrappers_honour_compiler_overrides() {
 // ---- building and running with each method -------------------------------------------------
 
 #[test]
-fn wrappers_build_and_run_c_and_fortran() {
+fn wrappers_build_and_run_c_cpp_and_fortran() {
     let dir = work_dir("wrappers");
     let libdir = prefix().join("lib");
-    // Fortran sources with each Fortran wrapper name.
+    // The C++ program with each C++ wrapper name, Fortran sources with each Fortran one.
     let builds: &[(&str, &str)] = &[
         ("hello_c", "mpicc"),
+        ("hello_cpp", "mpicxx"),
+        ("hello_cpp", "mpic++"),
+        ("hello_cpp", "mpiCC"),
         ("hello_f08", "mpifort"),
         ("hello_mpi", "mpif90"),
         ("hello_mpif", "mpif77"),
     ];
     for (name, tool) in builds {
-        let src = PROGRAMS.iter().find(|(n, _)| n == name).unwrap().1;
-        let exe = dir.join(name);
+        let src = program_source(name);
+        let exe = dir.join(format!("{name}-{tool}"));
         let mut cmd = wrapper(tool);
-        if *tool == "mpicc" {
-            cmd.args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]);
-        } else {
-            cmd.args(["-Wall", "-Werror", "-J"]).arg(&dir);
+        match language(src) {
+            Language::C => {
+                cmd.args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]);
+            }
+            Language::Cxx => {
+                cmd.args(["-std=c++98", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]);
+            }
+            Language::Fortran => {
+                cmd.args(["-Wall", "-Werror", "-J"]).arg(&dir);
+            }
         }
         cmd.arg(source(src)).arg("-o").arg(&exe);
-        compile(name, &mut cmd);
+        compile(&format!("{name} with {tool}"), &mut cmd);
         assert_linked_to(&exe, &libdir);
         check_program(name, &["mpiexec", "-n", "1"], &exe);
         check_program(name, &["mpirun", "-np", "1"], &exe);
@@ -569,6 +780,40 @@ fn fortran_kind_check_catches_the_wrong_integer_flag() {
             &out
         )
     );
+}
+
+/// `mpi.h` is also a C++ header: every object-like macro it defines (the constants, the
+/// predefined handles and callbacks) compiles as an expression through mpicxx from C++98 to
+/// C++20 with every warning an error. That its functions are declared `extern "C"` shows in
+/// hello.cpp linking.
+#[test]
+fn mpi_h_compiles_as_cpp_with_every_constant() {
+    let dir = work_dir("cpp-header");
+    let header = fs::read_to_string(prefix().join("include").join("mpi.h")).unwrap();
+    let names: Vec<&str> = header
+        .lines()
+        .filter_map(|line| line.strip_prefix("#define "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter(|name| name.starts_with("MPI_") && !name.contains('('))
+        .collect();
+    assert!(names.len() > 100, "mpi.h defines only {names:?}");
+    let mut program =
+        String::from("#include <mpi.h>\ntemplate <class T> static void use(T) {}\nint main()\n{\n");
+    for name in &names {
+        program.push_str(&format!("    use({name});\n"));
+    }
+    program.push_str("    return 0;\n}\n");
+    let src = dir.join("constants.cpp");
+    fs::write(&src, program).unwrap();
+    for standard in ["c++98", "c++11", "c++17", "c++20"] {
+        let mut cmd = wrapper("mpicxx");
+        cmd.arg(format!("-std={standard}"))
+            .args(["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-c"])
+            .arg(&src)
+            .arg("-o")
+            .arg(dir.join(format!("constants-{standard}.o")));
+        compile(&format!("every mpi.h constant as {standard}"), &mut cmd);
+    }
 }
 
 /// An old fixed-form program passes a REAL and then an INTEGER array to the same `mpif.h`
@@ -649,29 +894,63 @@ fn pkg_config(dir: &Path, args: &[&str]) -> Vec<String> {
     out.stdout.split_whitespace().map(str::to_owned).collect()
 }
 
+/// pkg-config finds mpiattr's `mpi-c`, `mpi-cxx` and `mpi-fort` first through
+/// `PKG_CONFIG_PATH`, though another MPI's files of those names are on its default path, and
+/// the programs built with each of them run.
 #[test]
-fn pkg_config_builds_and_runs_c_and_fortran() {
+fn pkg_config_builds_and_runs_c_cpp_and_fortran() {
     let dir = work_dir("pkg-config");
     let pc = prefix().join("lib").join("pkgconfig");
     assert_eq!(
-        pkg_config(&pc, &["--modversion", "mpiattr", "mpi-c", "mpi-fort"]),
-        vec![env!("CARGO_PKG_VERSION"); 3]
+        pkg_config(
+            &pc,
+            &["--modversion", "mpiattr", "mpi-c", "mpi-cxx", "mpi-fort"]
+        ),
+        vec![env!("CARGO_PKG_VERSION"); 4]
     );
     let fortran = fortran_flags();
     let fortran_flags = pkg_config(&pc, &["--variable=fortran_flags", "mpiattr"]);
     assert_eq!(fortran_flags, fortran);
+    assert_eq!(
+        pkg_config(&pc, &["--cflags", "mpi-fort"]),
+        fortran
+            .iter()
+            .map(|f| f.to_string())
+            .chain([format!("-I{}", text(&pc.join("../../include")))])
+            .collect::<Vec<_>>()
+    );
+
+    // Another MPI's files, found without PKG_CONFIG_PATH.
+    let other = another_mpi();
+    for package in ["mpi-c", "mpi-cxx", "mpi-fort"] {
+        let mut cmd = tool_command("pkg-config", &[]);
+        cmd.args(["--cflags", package]);
+        let out = run_with_timeout(&mut cmd, RUN_TIMEOUT).unwrap();
+        assert!(
+            out.status.success() && !out.stdout.contains(&text(&prefix())),
+            "{}",
+            common::report(
+                &format!(
+                    "another MPI ({other}) must have its own {package}.pc on pkg-config's \
+                     default path (Debian's Open MPI has)"
+                ),
+                &cmd,
+                &out
+            )
+        );
+    }
+
     let libdir = prefix().join("lib");
     for (name, src) in PROGRAMS {
-        let c = src.ends_with(".c");
-        let packages: &[&str] = if c {
-            &["mpiattr", "mpi-c"]
-        } else {
-            &["mpiattr", "mpi-fort"]
+        let (compiler, packages): (&str, &[&str]) = match language(src) {
+            Language::C => ("cc", &["mpiattr", "mpi-c"]),
+            Language::Cxx => ("c++", &["mpiattr", "mpi-cxx"]),
+            Language::Fortran => ("gfortran", &["mpiattr", "mpi-fort"]),
         };
         for package in packages {
             let exe = dir.join(format!("{name}-{package}"));
-            let mut cmd = command(if c { "cc" } else { "gfortran" });
-            if !c {
+            let mut cmd = command(compiler);
+            if language(src) == Language::Fortran {
                 cmd.arg("-J").arg(&dir);
                 if *package == "mpiattr" {
                     cmd.args(&fortran_flags);
@@ -690,7 +969,7 @@ fn pkg_config_builds_and_runs_c_and_fortran() {
 }
 
 #[test]
-fn static_library_links_c_and_fortran() {
+fn static_library_links_c_cpp_and_fortran() {
     let dir = work_dir("static");
     let pc = prefix().join("lib").join("pkgconfig");
     let archive = text(&prefix().join("lib").join("libmpiattr.a"));
@@ -699,11 +978,15 @@ fn static_library_links_c_and_fortran() {
         .into_iter()
         .filter(|l| l != "-lmpiattr")
         .collect();
-    for (name, src) in [PROGRAMS[0], PROGRAMS[1]] {
-        let c = src.ends_with(".c");
+    for name in ["hello_c", "hello_cpp", "hello_f08"] {
+        let src = program_source(name);
         let exe = dir.join(name);
-        let mut cmd = command(if c { "cc" } else { "gfortran" });
-        if !c {
+        let mut cmd = command(match language(src) {
+            Language::C => "cc",
+            Language::Cxx => "c++",
+            Language::Fortran => "gfortran",
+        });
+        if language(src) == Language::Fortran {
             cmd.arg("-J")
                 .arg(&dir)
                 .args(FORTRAN_FLAGS.split_whitespace());
@@ -730,30 +1013,28 @@ enum Finder {
     Path,
 }
 
+/// CMake's FindMPI with `COMPONENTS C CXX Fortran` finds only mpiattr, with another MPI
+/// installed, and builds and runs the five programs.
 fn cmake(finder: Finder) {
+    another_mpi();
     let prefix = prefix();
     let dir = work_dir(match finder {
         Finder::MpiHome => "cmake-mpi-home",
         Finder::Path => "cmake-path",
     });
     let build = dir.join("build");
-    let path = env::var_os("PATH").unwrap_or_default();
-    let configure = |cmd: &mut Command| {
+    let configure = |program: &str| -> Command {
         match finder {
-            // PATH keeps whatever other MPI the machine has (Debian's mpicc in /usr/bin):
-            // MPI_HOME must win over it.
+            // PATH keeps the other MPI (Debian's mpicc in /usr/bin): MPI_HOME must win over it.
             Finder::MpiHome => {
+                let mut cmd = tool_command(program, &[]);
                 cmd.env("MPI_HOME", &prefix);
+                cmd
             }
-            Finder::Path => {
-                let dirs = std::iter::once(prefix.join("bin")).chain(env::split_paths(&path));
-                cmd.env("PATH", env::join_paths(dirs).unwrap())
-                    .env_remove("MPI_HOME");
-            }
+            Finder::Path => tool_command(program, &[prefix.join("bin")]),
         }
     };
-    let mut cmd = command("cmake");
-    configure(&mut cmd);
+    let mut cmd = configure("cmake");
     cmd.arg("-S")
         .arg(repo().join("tests").join("install"))
         .arg("-B")
@@ -780,14 +1061,21 @@ fn cmake(finder: Finder) {
     let p = text(&prefix);
     let expect = [
         ("MPI_C_FOUND", "TRUE".to_string()),
+        ("MPI_CXX_FOUND", "TRUE".to_string()),
         ("MPI_Fortran_FOUND", "TRUE".to_string()),
         ("MPI_C_COMPILER", format!("{p}/bin/mpicc")),
+        ("MPI_CXX_COMPILER", format!("{p}/bin/mpicxx")),
         ("MPI_C_VERSION", "5.0".to_string()),
+        ("MPI_CXX_VERSION", "5.0".to_string()),
         ("MPI_Fortran_VERSION", "5.0".to_string()),
         ("MPI_C_LIBRARIES", format!("{p}/lib/libmpiattr.so")),
+        ("MPI_CXX_LIBRARIES", format!("{p}/lib/libmpiattr.so")),
         ("MPI_Fortran_LIBRARIES", format!("{p}/lib/libmpiattr.so")),
         ("MPI_C_INCLUDE_DIRS", format!("{p}/include")),
+        ("MPI_CXX_INCLUDE_DIRS", format!("{p}/include")),
         ("MPI_Fortran_INCLUDE_DIRS", format!("{p}/include")),
+        ("MPI_C_COMPILE_OPTIONS", String::new()),
+        ("MPI_CXX_COMPILE_OPTIONS", String::new()),
         // A CMake list.
         ("MPI_Fortran_COMPILE_OPTIONS", fortran_flags().join(";")),
         ("MPI_Fortran_HAVE_F77_HEADER", "TRUE".to_string()),
@@ -804,20 +1092,18 @@ fn cmake(finder: Finder) {
     );
 
     // Build the four programs and run them through ctest (mpiexec -n 1 PROGRAM).
-    let mut cmd = command("cmake");
-    configure(&mut cmd);
+    let mut cmd = configure("cmake");
     cmd.arg("--build").arg(&build).arg("--parallel").arg("1");
     {
         let _slot = common::Slot::take();
         run("cmake --build", &mut cmd, COMPILE_TIMEOUT);
     }
-    let mut cmd = command("ctest");
-    configure(&mut cmd);
+    let mut cmd = configure("ctest");
     cmd.arg("--output-on-failure").current_dir(&build);
     let out = run("ctest", &mut cmd, RUN_TIMEOUT);
     assert!(
         out.stdout
-            .contains("100% tests passed, 0 tests failed out of 4"),
+            .contains("100% tests passed, 0 tests failed out of 5"),
         "{}",
         common::report("ctest", &cmd, &out)
     );
@@ -836,6 +1122,209 @@ fn cmake_finds_mpi_through_mpi_home() {
 #[test]
 fn cmake_finds_mpi_through_path() {
     cmake(Finder::Path);
+}
+
+// ---- Meson, fpm and autotools, with another MPI installed ------------------------------------
+
+/// What `tests/install/meson.build` wrote in `mpi_found.h`: `#define NAME VALUE` lines.
+fn meson_found(build: &Path) -> HashMap<String, String> {
+    let file = build.join("mpi_found.h");
+    let found = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    found
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define "))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(name, value)| (name.to_string(), value.trim().to_string()))
+        .collect()
+}
+
+/// Meson's `dependency('mpi')` found mpiattr's wrapper for C, C++ and Fortran: their version
+/// and the include directory they report (`--showme:incdirs`).
+fn assert_meson_found_mpiattr(build: &Path, other: &str) {
+    let found = meson_found(build);
+    let include = text(&prefix().join("include"));
+    for language in ["c", "cpp", "fortran"] {
+        for (key, want) in [
+            ("type", "config-tool"),
+            ("version", env!("CARGO_PKG_VERSION")),
+            ("incdirs", include.as_str()),
+        ] {
+            assert_eq!(
+                found.get(&format!("{language}_{key}")).map(String::as_str),
+                Some(want),
+                "Meson's dependency('mpi', language: '{language}') is not mpiattr's \
+                 (another MPI: {other}): {found:?}"
+            );
+        }
+    }
+}
+
+/// Meson's `dependency('mpi', language: ...)` for C, C++ and Fortran finds mpiattr's wrappers
+/// first on PATH, though another MPI's are on PATH too, and the five programs build and run.
+/// Without mpiattr on PATH, a native file that names its wrappers does the same.
+#[test]
+fn meson_builds_c_cpp_and_fortran_with_another_mpi_installed() {
+    let other = another_mpi();
+    let prefix = prefix();
+    let dir = work_dir("meson");
+    let meson = python_tool("meson");
+    let tools = meson.parent().unwrap().to_path_buf();
+    python_tool("ninja");
+    let build = dir.join("build");
+    let mut cmd = tool_command(&meson, &[prefix.join("bin"), tools.clone()]);
+    cmd.arg("setup")
+        .arg(&build)
+        .arg(repo().join("tests").join("install"));
+    {
+        let _slot = common::Slot::take();
+        run("meson setup", &mut cmd, COMPILE_TIMEOUT);
+    }
+    assert_meson_found_mpiattr(&build, &other);
+    let mut cmd = tool_command(&meson, &[prefix.join("bin"), tools.clone()]);
+    cmd.arg("compile").arg("-C").arg(&build).args(["-j", "1"]);
+    {
+        let _slot = common::Slot::take();
+        run("meson compile", &mut cmd, COMPILE_TIMEOUT);
+    }
+    for (name, _) in PROGRAMS {
+        let exe = build.join(name);
+        assert_linked_to(&exe, &prefix.join("lib"));
+        check_program(name, &["mpiexec", "-n", "1"], &exe);
+    }
+
+    // mpiattr not on PATH: a native file names its wrappers, which Meson then uses alone.
+    let native = dir.join("mpiattr.ini");
+    let bin = text(&prefix.join("bin"));
+    fs::write(
+        &native,
+        format!(
+            "[binaries]\nmpicc = '{bin}/mpicc'\nmpic++ = '{bin}/mpic++'\n\
+             mpifort = '{bin}/mpifort'\n"
+        ),
+    )
+    .unwrap();
+    let build = dir.join("build-native");
+    let mut cmd = tool_command(&meson, &[tools]);
+    cmd.arg("setup")
+        .arg("--native-file")
+        .arg(&native)
+        .arg(&build)
+        .arg(repo().join("tests").join("install"));
+    {
+        let _slot = common::Slot::take();
+        run("meson setup --native-file", &mut cmd, COMPILE_TIMEOUT);
+    }
+    assert_meson_found_mpiattr(&build, &other);
+}
+
+/// fpm 0.11's `mpi` dependency takes mpiattr's wrappers first on PATH for its compiler, flags
+/// and `mpiexec`, though another MPI's are on PATH too: a `use mpi_f08` and an `mpif.h`
+/// program build and run.
+#[test]
+fn fpm_builds_and_runs_fortran_with_another_mpi_installed() {
+    let other = another_mpi();
+    let prefix = prefix();
+    let dir = work_dir("fpm");
+    let fpm = python_tool("fpm");
+    fs::copy(source("fpm/fpm.toml"), dir.join("fpm.toml")).unwrap();
+    fs::create_dir_all(dir.join("app")).unwrap();
+    for file in ["hello_f08.f90", "hello_mpif.f"] {
+        fs::copy(source(file), dir.join("app").join(file)).unwrap();
+    }
+    let mut cmd = tool_command(&fpm, &[prefix.join("bin")]);
+    cmd.args(["build", "--verbose"]).current_dir(&dir);
+    let out = {
+        let _slot = common::Slot::take();
+        run("fpm build", &mut cmd, COMPILE_TIMEOUT)
+    };
+    // fpm prints the flags its MPI dependency got from the wrappers.
+    let printed = format!("{}{}", out.stdout, out.stderr);
+    let options = |label: &str| -> String {
+        printed
+            .lines()
+            .find(|l| l.contains(&format!("<INFO> {label}:")))
+            .unwrap_or_else(|| panic!("fpm build printed no {label}:\n{printed}"))
+            .to_string()
+    };
+    let p = text(&prefix);
+    let compiler = options("COMPILER OPTIONS");
+    let linker = options("LINKER OPTIONS");
+    assert!(
+        compiler.contains(&format!("-I{p}/include"))
+            && linker.contains(&format!("-L{p}/lib"))
+            && linker.contains("-lmpiattr"),
+        "fpm did not take mpiattr's flags (another MPI: {other}):\n{compiler}\n{linker}"
+    );
+    let mut cmd = tool_command(&fpm, &[prefix.join("bin")]);
+    cmd.args(["run", "--verbose"]).current_dir(&dir);
+    let out = run("fpm run", &mut cmd, RUN_TIMEOUT);
+    for name in ["hello_f08", "hello_mpif"] {
+        assert!(
+            out.stdout.lines().any(|l| l == format!("OK {name}")),
+            "{}",
+            common::report(&format!("fpm run: no line `OK {name}`"), &cmd, &out)
+        );
+    }
+    assert!(
+        out.stdout.lines().any(|l| l.starts_with(" + ")
+            && l.contains(&format!("{p}/bin/"))
+            && l.contains("mpiexec")),
+        "{}",
+        common::report("fpm run did not use mpiattr's mpiexec", &cmd, &out)
+    );
+}
+
+/// autoconf-archive's AX_PROG_CC_MPI, AX_PROG_CXX_MPI, AX_PROG_FC_MPI and AX_PROG_F77_MPI
+/// find mpiattr's wrappers first on PATH, though another MPI's are on PATH too, and the
+/// programs build with automake's Makefile and run.
+#[test]
+fn autotools_build_c_cpp_and_fortran_with_another_mpi_installed() {
+    let other = another_mpi();
+    let prefix = prefix();
+    let dir = work_dir("autotools");
+    for file in ["autotools/configure.ac", "autotools/Makefile.am"] {
+        let name = Path::new(file).file_name().unwrap();
+        fs::copy(source(file), dir.join(name)).unwrap();
+    }
+    let programs = ["hello_c", "hello_cpp", "hello_f08", "hello_mpif"];
+    for name in programs {
+        let file = program_source(name);
+        fs::copy(source(file), dir.join(file)).unwrap();
+    }
+    let step = |what: &str, program: &str, args: &[&str]| -> Output {
+        let mut cmd = tool_command(program, &[prefix.join("bin")]);
+        cmd.args(args).current_dir(&dir);
+        let _slot = common::Slot::take();
+        run(
+            &format!("{what} (ci/prereqs installs autoconf, automake, autoconf-archive, make)"),
+            &mut cmd,
+            COMPILE_TIMEOUT,
+        )
+    };
+    step("autoreconf", "autoreconf", &["-fi"]);
+    let configure = step("configure", "./configure", &[]);
+    step("make", "make", &[]);
+    // configure chose the wrappers by name; PATH made them mpiattr's.
+    let makefile = fs::read_to_string(dir.join("Makefile")).unwrap();
+    for (variable, wrapper) in [
+        ("CC", "mpicc"),
+        ("CXX", "mpic++"),
+        ("FC", "mpif90"),
+        ("F77", "mpif77"),
+    ] {
+        assert!(
+            makefile
+                .lines()
+                .any(|l| l == format!("{variable} = {wrapper}")),
+            "configure did not choose {wrapper} as {variable} (another MPI: {other}):\n{}",
+            configure.stdout
+        );
+    }
+    for name in programs {
+        let exe = dir.join(name);
+        assert_linked_to(&exe, &prefix.join("lib"));
+        check_program(name, &["mpiexec", "-n", "1"], &exe);
+    }
 }
 
 // ---- the launcher ----------------------------------------------------------------------------
