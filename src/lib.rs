@@ -31,6 +31,6 @@ struct ReadmeDoctests;
 
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
-    ErrorClass, ErrorHandler, Fint, Id, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request,
-    Result, ThreadLevel, Universe, Win, WinFlavor, Word,
+    ErrorClass, ErrorHandler, Fint, HandleProblem, Id, Keyval, KeyvalSpec, Language, Object,
+    ObjectKind, Request, Result, ThreadLevel, Universe, Win, WinFlavor, Word,
 };

@@ -101,6 +101,8 @@ programs!(
     fatal_type,
     fatal_win,
     finalize_order,
+    handle_aliases,
+    handle_reasons,
     handles_c2f,
     keyval_kinds,
     keyval_lifecycle,

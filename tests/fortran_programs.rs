@@ -139,6 +139,7 @@ programs!(
     fatal_abort_f,
     fatal_callback_name_f,
     fatal_f,
+    fatal_freed_comm_f,
     finalize_f,
     kind_check,
     mixed_copy,

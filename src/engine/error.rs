@@ -5,12 +5,39 @@ use thiserror::Error;
 
 use super::ObjectKind;
 
+/// Why a handle names no object of the kind a call wants, as far as the library can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandleProblem {
+    /// The kind's null handle (`MPI_COMM_NULL`, `MPI_DATATYPE_NULL`, `MPI_WIN_NULL`).
+    Null,
+    /// The object it named has been freed.
+    Freed,
+    /// A predefined handle of another kind, by its name (`MPI_INT` given as a communicator).
+    Predefined(&'static str),
+    /// A handle of another kind of object: "datatype", "window", "request" ...
+    OtherKind(&'static str),
+    /// Nothing the library handed out.
+    Unknown,
+}
+
+impl std::fmt::Display for HandleProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandleProblem::Null => f.write_str("the null handle"),
+            HandleProblem::Freed => f.write_str("freed"),
+            HandleProblem::Predefined(name) => write!(f, "{name}, of another kind"),
+            HandleProblem::OtherKind(kind) => write!(f, "a {kind} handle"),
+            HandleProblem::Unknown => f.write_str("not a handle mpiattr handed out"),
+        }
+    }
+}
+
 /// Everything the engine can refuse or report.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
-    /// A null, freed, unknown or wrong-kind object handle.
-    #[error("invalid {0} handle")]
-    InvalidHandle(ObjectKind),
+    /// A null, freed, unknown or wrong-kind object handle, and which of these it is.
+    #[error("invalid {0} handle ({1})")]
+    InvalidHandle(ObjectKind, HandleProblem),
     /// A predefined object cannot be freed.
     #[error("a predefined {0} cannot be freed")]
     PredefinedObject(ObjectKind),
@@ -112,7 +139,7 @@ impl Error {
     /// ```
     pub fn class(&self) -> ErrorClass {
         match self {
-            Error::InvalidHandle(kind)
+            Error::InvalidHandle(kind, _)
             | Error::PredefinedObject(kind)
             | Error::BeingFreed(kind) => kind.error_class(),
             Error::InvalidKeyval
@@ -312,7 +339,7 @@ mod tests {
         assert_eq!(success.return_code(), ErrorClass::Other as i32);
         assert_eq!(Error::InvalidKeyval.return_code(), 36);
         assert_eq!(
-            Error::InvalidHandle(ObjectKind::Win).class(),
+            Error::InvalidHandle(ObjectKind::Win, HandleProblem::Null).class(),
             ErrorClass::Win
         );
     }

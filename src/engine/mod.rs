@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-pub use error::{Error, ErrorClass, Result};
+pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 pub use table::Id;
@@ -345,13 +345,16 @@ impl State {
     }
 
     fn object(&self, kind: ObjectKind, id: Id) -> Result<&ObjectData> {
-        self.table(kind).get(id).ok_or(Error::InvalidHandle(kind))
+        let table = self.table(kind);
+        table
+            .get(id)
+            .ok_or_else(|| Error::InvalidHandle(kind, table.problem(id)))
     }
 
     fn object_mut(&mut self, kind: ObjectKind, id: Id) -> Result<&mut ObjectData> {
         self.table_mut(kind)
-            .get_mut(id)
-            .ok_or(Error::InvalidHandle(kind))
+            .get_mut_or_problem(id)
+            .map_err(|problem| Error::InvalidHandle(kind, problem))
     }
 
     /// What a reader in `language` sees of an attribute, unless it needs a cell not made
@@ -451,8 +454,8 @@ impl State {
         let (tag, word) = Self::store(&value);
         let State { objects, spare, .. } = self;
         let data = objects[kind.slot()]
-            .get_mut(id)
-            .ok_or(Error::InvalidHandle(kind))?;
+            .get_mut_or_problem(id)
+            .map_err(|problem| Error::InvalidHandle(kind, problem))?;
         data.attrs.insert(keyval, actions, tag, word, spare);
         self.keyvals.acquire(keyval);
         Ok(())
@@ -536,9 +539,10 @@ impl State {
             spare,
             ..
         } = self;
-        let source = &objects[kind.slot()]
+        let table = &objects[kind.slot()];
+        let source = &table
             .get(id)
-            .ok_or(Error::InvalidHandle(kind))?
+            .ok_or_else(|| Error::InvalidHandle(kind, table.problem(id)))?
             .attrs;
         if source.iter().any(|e| e.copying() == Copying::Callback) {
             return Ok(None);
@@ -1385,7 +1389,10 @@ impl Universe {
     pub fn comm_name(&self, comm: Comm) -> Result<Vec<u8>> {
         match &self.lock()?.object(ObjectKind::Comm, comm.0)?.detail {
             Detail::Comm { name } => Ok(name.clone()),
-            _ => Err(Error::InvalidHandle(ObjectKind::Comm)),
+            _ => Err(Error::InvalidHandle(
+                ObjectKind::Comm,
+                HandleProblem::Unknown,
+            )),
         }
     }
 
@@ -1397,11 +1404,17 @@ impl Universe {
                 *name = new_name.to_vec();
                 Ok(())
             }
-            _ => Err(Error::InvalidHandle(ObjectKind::Comm)),
+            _ => Err(Error::InvalidHandle(
+                ObjectKind::Comm,
+                HandleProblem::Unknown,
+            )),
         }
     }
 
     // ---- datatypes ----------------------------------------------------------------------------
+
+    /// How many datatypes are predefined: they hold the first indices of the datatype table.
+    pub(crate) const PREDEFINED_DATATYPES: u32 = datatypes::PREDEFINED.len() as u32;
 
     /// The predefined datatype whose C handle value is `handle`, if any.
     pub fn predefined_datatype(handle: usize) -> Option<Datatype> {
@@ -1457,7 +1470,12 @@ impl Universe {
         let mut state = self.lock()?;
         let size = match state.object(ObjectKind::Datatype, old.0)?.detail {
             Detail::Datatype { size, .. } => size,
-            _ => return Err(Error::InvalidHandle(ObjectKind::Datatype)),
+            _ => {
+                return Err(Error::InvalidHandle(
+                    ObjectKind::Datatype,
+                    HandleProblem::Unknown,
+                ))
+            }
         };
         let size = size.checked_mul(count as u64).ok_or(Error::InvalidCount)?;
         let data = ObjectData::new(
@@ -1490,20 +1508,26 @@ impl Universe {
             .detail
         {
             Detail::Datatype { size, .. } => Ok(size),
-            _ => Err(Error::InvalidHandle(ObjectKind::Datatype)),
+            _ => Err(Error::InvalidHandle(
+                ObjectKind::Datatype,
+                HandleProblem::Unknown,
+            )),
         }
     }
 
     /// MPI_Type_free.
     ///
     /// ```
-    /// use mpiattr::{Datatype, Error, ErrorClass, ObjectKind, ThreadLevel, Universe};
+    /// use mpiattr::{Datatype, Error, ErrorClass, HandleProblem, ObjectKind, ThreadLevel, Universe};
     ///
     /// let universe = Universe::new(ThreadLevel::Single);
     /// let double: Datatype = Universe::predefined_datatype(0x214).unwrap(); // MPI_DOUBLE
     /// let pair = universe.type_contiguous(2, double)?;
     /// universe.type_free(pair)?;
-    /// assert_eq!(universe.type_size(pair), Err(Error::InvalidHandle(ObjectKind::Datatype)));
+    /// assert_eq!(
+    ///     universe.type_size(pair),
+    ///     Err(Error::InvalidHandle(ObjectKind::Datatype, HandleProblem::Freed))
+    /// );
     /// // Predefined datatypes cannot be freed.
     /// assert_eq!(universe.type_free(double).unwrap_err().class(), ErrorClass::Type);
     /// # Ok::<(), mpiattr::Error>(())
@@ -1653,6 +1677,22 @@ impl Universe {
     /// The live object at table index `index` (how Fortran integer handles are resolved).
     pub fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
         Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
+    }
+
+    /// Why a Fortran integer of a kind whose table index is `index` names no live object
+    /// (the index is right, the generation is not, or no object is there): freed if an object
+    /// ever lived at the index, else unknown.
+    pub(crate) fn problem_at(&self, kind: ObjectKind, index: u32) -> Result<HandleProblem> {
+        Ok(if self.lock()?.table(kind).was_used(index) {
+            HandleProblem::Freed
+        } else {
+            HandleProblem::Unknown
+        })
+    }
+
+    /// Ok if `object` is live; else the error saying why not.
+    pub fn check<O: Object>(&self, object: O) -> Result<()> {
+        self.lock()?.object(O::KIND, object.id()).map(|_| ())
     }
 
     /// The live request at table index `index`.

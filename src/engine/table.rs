@@ -3,6 +3,8 @@
 
 use std::collections::VecDeque;
 
+use super::HandleProblem;
+
 /// The identity of an object in its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Id {
@@ -108,6 +110,19 @@ impl<T> Table<T> {
         slot.value.as_mut()
     }
 
+    /// [`Table::get_mut`], or why `id` names nothing.
+    #[inline]
+    pub(crate) fn get_mut_or_problem(&mut self, id: Id) -> Result<&mut T, HandleProblem> {
+        match self.slots.get(id.index as usize) {
+            Some(slot) if slot.generation == id.generation && slot.value.is_some() => {}
+            _ => return Err(self.problem(id)),
+        }
+        Ok(self.slots[id.index as usize]
+            .value
+            .as_mut()
+            .expect("checked just above"))
+    }
+
     pub(crate) fn remove(&mut self, id: Id) -> Option<T> {
         let slot = self.slots.get_mut(id.index as usize)?;
         if slot.generation != id.generation {
@@ -127,6 +142,26 @@ impl<T> Table<T> {
             index,
             generation: slot.generation,
         })
+    }
+
+    /// Why `id` names nothing here: its slot was used by an object since freed, or it was
+    /// never handed out (a slot not made yet, or a generation the slot has not reached).
+    #[cold]
+    pub(crate) fn problem(&self, id: Id) -> HandleProblem {
+        match self.slots.get(id.index as usize) {
+            Some(slot)
+                if id.generation < slot.generation
+                    || (id.generation == slot.generation && slot.value.is_none()) =>
+            {
+                HandleProblem::Freed
+            }
+            _ => HandleProblem::Unknown,
+        }
+    }
+
+    /// Whether an object ever lived at `index`.
+    pub(crate) fn was_used(&self, index: u32) -> bool {
+        (index as usize) < self.slots.len()
     }
 
     pub(crate) fn len(&self) -> usize {

@@ -548,7 +548,7 @@ fn objects_without_attributes_spend_nothing_and_stale_handles_fail() {
     u.comm_free(comm).unwrap();
     assert_eq!(
         u.comm_free(comm),
-        Err(Error::InvalidHandle(ObjectKind::Comm))
+        Err(Error::InvalidHandle(ObjectKind::Comm, HandleProblem::Freed))
     );
     assert_eq!(
         u.comm_free(Comm::WORLD),

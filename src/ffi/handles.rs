@@ -6,7 +6,9 @@
 //! [`FortranBits`]), so Fortran handles are checked as strictly as C ones.
 
 use crate::abi;
-use crate::engine::{Comm, Datatype, Error, Id, Object, Request, Result, Universe, Win};
+use crate::engine::{
+    Comm, Datatype, Error, HandleProblem, Id, Object, ObjectKind, Request, Result, Universe, Win,
+};
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
 
@@ -29,8 +31,12 @@ pub(crate) trait CHandle: Sized + Copy {
     const TAG: usize;
     /// The null handle's value.
     const NULL: usize;
-    /// The error for a handle that names nothing of this kind.
-    const INVALID: Error;
+    /// The kind of object, for the engine's tables and error messages (`None`: requests).
+    const KIND: Option<ObjectKind>;
+    /// How many objects of the kind are predefined: they hold the first table indices, and
+    /// only their ABI values name them (an encoded handle or integer of such an index is an
+    /// alias, refused).
+    const PREDEFINED_SLOTS: u32;
     fn to_raw(self) -> usize;
     fn from_raw(raw: usize) -> Self;
     fn predefined(raw: usize) -> Option<Self::Object>;
@@ -45,19 +51,54 @@ fn encode(tag: usize, id: Id) -> usize {
     ((id.generation() as usize) << 36) | ((id.index() as usize) << 4) | tag
 }
 
+/// The error for a handle of kind `H` that names nothing, and why.
+#[cold]
+fn invalid<H: CHandle>(problem: HandleProblem) -> Error {
+    match H::KIND {
+        Some(kind) => Error::InvalidHandle(kind, problem),
+        None => Error::InvalidRequest,
+    }
+}
+
+/// What kind of object the low bits of an encoded handle (or, less one, of a Fortran
+/// integer) stand for.
+fn tag_kind(tag: usize) -> HandleProblem {
+    match tag {
+        1 => HandleProblem::OtherKind("communicator"),
+        2 => HandleProblem::OtherKind("datatype"),
+        3 => HandleProblem::OtherKind("window"),
+        4 => HandleProblem::OtherKind("request"),
+        _ => HandleProblem::Unknown,
+    }
+}
+
+/// Why a value below [`PREDEFINED_LIMIT`] that is no predefined handle of kind `H` names
+/// nothing of it.
+#[cold]
+fn predefined_problem<H: CHandle>(raw: usize) -> Error {
+    invalid::<H>(if raw == H::NULL {
+        HandleProblem::Null
+    } else {
+        predefined_name(raw).map_or(HandleProblem::Unknown, HandleProblem::Predefined)
+    })
+}
+
 /// The engine object a C handle names. Liveness is checked by the engine when it is used.
 #[inline(always)]
 pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
     let raw = handle.to_raw();
     if raw >= PREDEFINED_LIMIT {
         if raw & 0xf != H::TAG {
-            return Err(H::INVALID);
+            return Err(invalid::<H>(tag_kind(raw & 0xf)));
         }
         let index = ((raw >> 4) & 0xffff_ffff) as u32;
+        if index < H::PREDEFINED_SLOTS {
+            return Err(invalid::<H>(HandleProblem::Unknown));
+        }
         let generation = (raw >> 36) as u32;
         return Ok(H::object(Id::from_parts(index, generation)));
     }
-    H::predefined(raw).ok_or(H::INVALID)
+    H::predefined(raw).ok_or_else(|| predefined_problem::<H>(raw))
 }
 
 /// The C handle of an engine object.
@@ -71,14 +112,16 @@ pub(crate) fn null<H: CHandle>() -> H {
 }
 
 macro_rules! c_handle {
-    ($c:ty, $object:ident, tag $tag:expr, null $null:ident, $invalid:expr,
+    ($c:ty, $object:ident, tag $tag:expr, null $null:ident, kind $kind:expr,
+     predefined slots $slots:expr,
      predefined($raw:ident) $from:block, value($obj:ident) $to:block,
      live_at($universe:ident, $index:ident) $live:expr) => {
         impl CHandle for $c {
             type Object = $object;
             const TAG: usize = $tag;
             const NULL: usize = abi::$null as usize;
-            const INVALID: Error = $invalid;
+            const KIND: Option<ObjectKind> = $kind;
+            const PREDEFINED_SLOTS: u32 = $slots;
             fn to_raw(self) -> usize {
                 self as usize
             }
@@ -102,7 +145,7 @@ macro_rules! c_handle {
 }
 
 c_handle!(abi::MPI_Comm, Comm, tag 1, null MPIATTR_HANDLE_MPI_COMM_NULL,
-Error::InvalidHandle(crate::engine::ObjectKind::Comm),
+kind Some(ObjectKind::Comm), predefined slots 2,
 predefined(raw) {
     match raw {
         r if r == abi::MPIATTR_HANDLE_MPI_COMM_WORLD as usize => Some(Comm::WORLD),
@@ -122,19 +165,19 @@ value(comm) {
 live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Datatype, Datatype, tag 2, null MPIATTR_HANDLE_MPI_DATATYPE_NULL,
-    Error::InvalidHandle(crate::engine::ObjectKind::Datatype),
+    kind Some(ObjectKind::Datatype), predefined slots Universe::PREDEFINED_DATATYPES,
     predefined(raw) { Universe::predefined_datatype(raw) },
     value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) },
     live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Win, Win, tag 3, null MPIATTR_HANDLE_MPI_WIN_NULL,
-    Error::InvalidHandle(crate::engine::ObjectKind::Win),
+    kind Some(ObjectKind::Win), predefined slots 0,
     predefined(_raw) { None },
     value(_win) { None },
     live_at(universe, index) universe.object_at(index));
 
 c_handle!(abi::MPI_Request, Request, tag 4, null MPIATTR_HANDLE_MPI_REQUEST_NULL,
-    Error::InvalidRequest,
+    kind None, predefined slots 0,
     predefined(_raw) { None },
     value(_request) { None },
     live_at(universe, index) universe.request_at(index));
@@ -211,21 +254,32 @@ pub(crate) fn fortran_value<H: CHandle>(object: H::Object) -> Result<i64> {
     }
 }
 
-/// The live engine object a Fortran integer names; `H::INVALID` for anything else (null,
-/// freed, of another kind, or never handed out).
+/// The live engine object a Fortran integer names; an invalid handle error saying why for
+/// anything else (null, freed, of another kind, or never handed out).
 pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
     if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
         return Ok(object);
     }
-    let (tag, index, code) = FORTRAN_BITS.decode(value).ok_or(H::INVALID)?;
+    let Some((tag, index, code)) = FORTRAN_BITS.decode(value) else {
+        return Err(match usize::try_from(value) {
+            Ok(raw) if raw < PREDEFINED_LIMIT => predefined_problem::<H>(raw),
+            _ => invalid::<H>(HandleProblem::Unknown),
+        });
+    };
     if tag != H::TAG {
-        return Err(H::INVALID);
+        return Err(invalid::<H>(tag_kind(tag)));
     }
-    let object = H::live_at(super::universe()?, index)?.ok_or(H::INVALID)?;
-    if FORTRAN_BITS.code(H::id(object).generation()) != code {
-        return Err(H::INVALID);
+    if index < H::PREDEFINED_SLOTS {
+        return Err(invalid::<H>(HandleProblem::Unknown));
     }
-    Ok(object)
+    let universe = super::universe()?;
+    match H::live_at(universe, index)? {
+        Some(object) if FORTRAN_BITS.code(H::id(object).generation()) == code => Ok(object),
+        _ => Err(match H::KIND {
+            Some(kind) => invalid::<H>(universe.problem_at(kind, index)?),
+            None => Error::InvalidRequest,
+        }),
+    }
 }
 
 /// What a Fortran integer names, for the fast paths: a predefined object, or the object at
@@ -251,7 +305,7 @@ pub(crate) fn fortran_ref<H: CHandle>(value: i64) -> Option<FortranRef<H::Object
         return Some(FortranRef::Object(object));
     }
     let (tag, index, code) = FORTRAN_BITS.decode(value)?;
-    (tag == H::TAG).then_some(FortranRef::Index { index, code })
+    (tag == H::TAG && index >= H::PREDEFINED_SLOTS).then_some(FortranRef::Index { index, code })
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null

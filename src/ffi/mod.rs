@@ -312,11 +312,8 @@ pub(crate) fn comm_errhandler(comm: Result<Comm>) -> Result<ErrorHandler> {
 /// The live communicator a handle names (rank, size and compare need it alive).
 pub(crate) fn live_comm(comm: Result<Comm>) -> Result<Comm> {
     let comm = comm?;
-    if universe()?.is_valid(comm)? {
-        Ok(comm)
-    } else {
-        Err(Error::InvalidHandle(crate::engine::ObjectKind::Comm))
-    }
+    universe()?.check(comm)?;
+    Ok(comm)
 }
 
 /// MPI_Comm_compare of two communicators: every communicator holds the one process.

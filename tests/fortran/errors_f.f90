@@ -13,7 +13,9 @@
 !   MPI_COMM_SET_ATTR over that value fails and the old value stays;
 ! - a failing MPI_COMM_FREE tries every delete callback, keeps the failed value and the
 !   communicator (same handle, still usable); a retry once the callback succeeds frees it;
-! - MPI_ERR_COMM for MPI_COMM_NULL and for a freed communicator handle.
+! - MPI_ERR_COMM for MPI_COMM_NULL, for a freed communicator handle, and for the integers
+!   mpiattr's numbering would give MPI_COMM_WORLD's and MPI_COMM_SELF's table slots (one
+!   handle per predefined object).
 
 module errors_f_cb
   use mpi
@@ -91,7 +93,7 @@ program errors_f
   use errors_f_cb
   implicit none
   integer :: ierr, ckv, tkv, wkv, m1kv, stale, kv, c, c2, saved, t, nc, nd, i, rank
-  integer :: ka, kb, kd, ke, ival
+  integer :: ka, kb, kd, ke, ival, alias, index_bits
   integer(kind=MPI_ADDRESS_KIND) :: aval, zero
   logical :: flag
 
@@ -301,6 +303,25 @@ program errors_f
   c = MPI_COMM_NULL
   call MPI_COMM_FREE(c, ierr)
   call check_class('MPI_COMM_FREE(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
+
+  ! ---- the integers mpiattr's numbering gives the table slots of MPI_COMM_WORLD (index 0)
+  ! and MPI_COMM_SELF (index 1): 1 << (B + 2) | index << 2, B = 22 index bits for 4-byte
+  ! INTEGERs (16777216 and 16777220), 32 for 8-byte ones. They are no handles: MPI_ERR_COMM.
+  index_bits = merge(32, 22, bit_size(index_bits) == 64)
+  do i = 0, 1
+    alias = ior(ishft(1, index_bits + 2), ishft(i, 2))
+    call MPI_COMM_GET_ATTR(alias, MPI_TAG_UB, aval, flag, ierr)
+    call check_class('MPI_COMM_GET_ATTR(' // istr(alias) // ')', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
+    call MPI_COMM_COMPARE(alias, MPI_COMM_WORLD, ival, ierr)
+    call check_class('MPI_COMM_COMPARE(' // istr(alias) // ', MPI_COMM_WORLD)', ierr, MPI_ERR_COMM, &
+                     'MPI_ERR_COMM')
+    call MPI_COMM_SET_ATTR(alias, ckv, 1_MPI_ADDRESS_KIND, ierr)
+    call check_class('MPI_COMM_SET_ATTR(' // istr(alias) // ')', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
+    c = alias
+    call MPI_COMM_FREE(c, ierr)
+    call check_class('MPI_COMM_FREE(' // istr(alias) // ')', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
+    call check_int('a failed MPI_COMM_FREE keeps its argument', c, alias)
+  end do
 
   ! ---- a stale keyval: freed, nothing uses it ----
   call MPI_COMM_CREATE_KEYVAL(good_copy, good_del, kv, zero, ierr)
