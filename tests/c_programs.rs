@@ -102,6 +102,7 @@ programs!(
     fatal_win,
     finalize_order,
     handle_aliases,
+    handle_numbers,
     handle_reasons,
     handles_c2f,
     keyval_kinds,

@@ -140,6 +140,7 @@ programs!(
     fatal_callback_name_f,
     fatal_f,
     fatal_freed_comm_f,
+    handle_range_f,
     finalize_f,
     kind_check,
     mixed_copy,

@@ -106,6 +106,9 @@ pub enum Error {
     /// Under MPI_THREAD_SINGLE only the initializing thread may call in.
     #[error("called from another thread than the one that initialized MPI with MPI_THREAD_SINGLE")]
     WrongThread,
+    /// As many objects of a kind live as handles can name ([`super::MAX_LIVE_OBJECTS`]).
+    #[error("{max} {0}s live, the most handles can name", max = super::MAX_LIVE_OBJECTS)]
+    TooManyObjects(&'static str),
     /// A user copy or delete callback returned a non-zero code.
     #[error("a {kind} callback returned error code {code}")]
     Callback {
@@ -167,6 +170,7 @@ impl Error {
                 .filter(|class| *class != ErrorClass::Success)
                 .unwrap_or(ErrorClass::Other),
             Error::Internal(_) => ErrorClass::Intern,
+            Error::TooManyObjects(_) => ErrorClass::Other,
         }
     }
 }

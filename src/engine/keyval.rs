@@ -10,7 +10,7 @@ use super::value::{Language, Word};
 use super::{AnyObject, ObjectKind, Universe};
 
 /// An attribute key. Its number is what C and Fortran programs hold; it is positive, never a
-/// predefined keyval's number, and comes back only after about a million keyvals were freed.
+/// predefined keyval's number, and comes back only after 1,048,575 keyvals were freed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Keyval(pub i32);
 
@@ -300,7 +300,8 @@ const GENERATIONS: u16 = 1 << (31 - SLOT_BITS);
 /// At most this many keyvals live at once (2 097 152).
 const SLOTS: usize = 1 << SLOT_BITS;
 /// A freed slot is reused only once this many others are free too, oldest first: a number
-/// comes back only after about a million keyvals have been freed.
+/// comes back only after 1,048,575 keyvals have been freed (1,025 frees per reuse of its
+/// slot, 1,023 generations).
 const REUSE_DELAY: usize = 1024;
 
 #[derive(Debug, Default)]

@@ -39,7 +39,7 @@ use std::sync::Arc;
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
-pub use table::Id;
+pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use value::{Fint, Language, Word};
 
 use attrs::{AttrSet, Copying, Entry, Spare};
@@ -74,13 +74,20 @@ impl ObjectKind {
     }
 }
 
-impl fmt::Display for ObjectKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl ObjectKind {
+    /// "communicator", "datatype" or "window".
+    pub fn name(self) -> &'static str {
+        match self {
             ObjectKind::Comm => "communicator",
             ObjectKind::Datatype => "datatype",
             ObjectKind::Win => "window",
-        })
+        }
+    }
+}
+
+impl fmt::Display for ObjectKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -357,6 +364,23 @@ impl State {
             .map_err(|problem| Error::InvalidHandle(kind, problem))
     }
 
+    /// Ok if a new object of the kind has a slot; [`Error::TooManyObjects`] if
+    /// [`MAX_LIVE_OBJECTS`] of them live.
+    fn room(&self, kind: ObjectKind) -> Result<()> {
+        if self.table(kind).has_room() {
+            Ok(())
+        } else {
+            Err(Error::TooManyObjects(kind.name()))
+        }
+    }
+
+    /// Places a new object in its table.
+    fn insert(&mut self, kind: ObjectKind, data: ObjectData) -> Result<Id> {
+        self.table_mut(kind)
+            .insert(data)
+            .ok_or(Error::TooManyObjects(kind.name()))
+    }
+
     /// What a reader in `language` sees of an attribute, unless it needs a cell not made
     /// yet (a C reader of a Fortran value read by no C reader before): `None`.
     #[inline(always)]
@@ -624,7 +648,10 @@ impl Universe {
                 ErrorHandler::Fatal,
             );
             world.predefined = true;
-            state.table_mut(ObjectKind::Comm).insert(world);
+            state
+                .table_mut(ObjectKind::Comm)
+                .insert(world)
+                .expect("an empty table has room");
         }
         for predefined in datatypes::PREDEFINED {
             let mut datatype = ObjectData::new(
@@ -635,7 +662,10 @@ impl Universe {
                 ErrorHandler::Fatal,
             );
             datatype.predefined = true;
-            state.table_mut(ObjectKind::Datatype).insert(datatype);
+            state
+                .table_mut(ObjectKind::Datatype)
+                .insert(datatype)
+                .expect("an empty table has room");
         }
         state
             .object_mut(ObjectKind::Comm, Comm::WORLD.0)
@@ -1225,6 +1255,8 @@ impl Universe {
     fn dup_object(&self, kind: ObjectKind, source: Id) -> Result<Id> {
         let target = {
             let mut state = self.lock()?;
+            state.object(kind, source)?;
+            state.room(kind)?;
             let data = state.object(kind, source)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
@@ -1239,9 +1271,9 @@ impl Universe {
             copy.predefined_values = data.predefined_values.clone();
             if let Some(attrs) = state.duplicate_attributes(kind, source)? {
                 copy.attrs = attrs;
-                return Ok(state.table_mut(kind).insert(copy));
+                return state.insert(kind, copy);
             }
-            state.table_mut(kind).insert(copy)
+            state.insert(kind, copy)?
         };
         if let Err(error) = self.copy_attributes(kind, source, target) {
             if self.free_object(kind, target).is_err() {
@@ -1320,9 +1352,18 @@ impl Universe {
 
     /// MPI_Comm_idup: the duplicate is complete on return; the request is complete too.
     pub fn comm_idup(&self, comm: Comm) -> Result<(Comm, Request)> {
+        if !self.lock()?.requests.has_room() {
+            return Err(Error::TooManyObjects("request"));
+        }
         let new = self.comm_dup(comm)?;
-        let request = self.lock()?.requests.insert(());
-        Ok((new, Request(request)))
+        match self.lock()?.requests.insert(()) {
+            Some(request) => Ok((new, Request(request))),
+            None => {
+                // Another thread took the last slot meanwhile.
+                self.comm_free(new)?;
+                Err(Error::TooManyObjects("request"))
+            }
+        }
     }
 
     /// Completes (and frees) a request: MPI_Wait, MPI_Test and MPI_Request_free.
@@ -1342,7 +1383,7 @@ impl Universe {
             return Ok(None);
         }
         let data = ObjectData::new(Detail::Comm { name: Vec::new() }, errhandler);
-        Ok(Some(Comm(state.table_mut(ObjectKind::Comm).insert(data))))
+        Ok(Some(Comm(state.insert(ObjectKind::Comm, data)?)))
     }
 
     /// MPI_Comm_free.
@@ -1485,7 +1526,7 @@ impl Universe {
             },
             ErrorHandler::Fatal,
         );
-        Ok(Datatype(state.table_mut(ObjectKind::Datatype).insert(data)))
+        Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 
     /// MPI_Type_commit.
@@ -1558,7 +1599,7 @@ impl Universe {
             flavor.abi_value(),
             crate::abi::MPI_WIN_UNIFIED as Word,
         ]));
-        Ok(Win(state.table_mut(ObjectKind::Win).insert(data)))
+        Ok(Win(state.insert(ObjectKind::Win, data)?))
     }
 
     fn check_window_args(size: isize, disp_unit: i32) -> Result<(usize, u32)> {

@@ -46,6 +46,16 @@ fn next_generation(generation: u32) -> u32 {
     next
 }
 
+/// The most objects of one kind alive at once: as many as a Fortran INTEGER handle can name
+/// (its index field: 22 bits with 4-byte INTEGERs), or, with 8-byte INTEGERs, as many as a
+/// table index can count (2^32 - 1). A C handle has room for 2^32 indices.
+#[cfg(not(feature = "fortran-integer-8"))]
+pub const MAX_LIVE_OBJECTS: usize = 1 << 22;
+/// The most objects of one kind alive at once: with 8-byte INTEGERs, as many as a table index
+/// can count.
+#[cfg(feature = "fortran-integer-8")]
+pub const MAX_LIVE_OBJECTS: usize = u32::MAX as usize;
+
 /// A freed slot is only reused once this many others are free too, so a stale handle (or a
 /// stale Fortran integer, which has no generation) rarely meets a new object.
 const REUSE_DELAY: usize = 1024;
@@ -72,25 +82,33 @@ impl<T> Default for Table<T> {
 }
 
 impl<T> Table<T> {
-    pub(crate) fn insert(&mut self, value: T) -> Id {
-        if self.free.len() > REUSE_DELAY {
-            let index = self.free.pop_front().expect("the queue is not empty");
+    /// Whether [`Table::insert`] has a slot for one more object.
+    pub(crate) fn has_room(&self) -> bool {
+        self.slots.len() < MAX_LIVE_OBJECTS || !self.free.is_empty()
+    }
+
+    /// Places `value` in a slot: a new one while fewer than [`REUSE_DELAY`] are free, else
+    /// the oldest free one (at [`MAX_LIVE_OBJECTS`] slots, any free one). `None` when all
+    /// [`MAX_LIVE_OBJECTS`] slots hold objects.
+    pub(crate) fn insert(&mut self, value: T) -> Option<Id> {
+        if self.free.len() > REUSE_DELAY || self.slots.len() >= MAX_LIVE_OBJECTS {
+            let index = self.free.pop_front()?;
             let slot = &mut self.slots[index as usize];
             slot.value = Some(value);
-            return Id {
+            return Some(Id {
                 index,
                 generation: slot.generation,
-            };
+            });
         }
-        let index = u32::try_from(self.slots.len()).expect("fewer than 2^32 objects");
+        let index = self.slots.len() as u32;
         self.slots.push(Slot {
             generation: 1,
             value: Some(value),
         });
-        Id {
+        Some(Id {
             index,
             generation: 1,
-        }
+        })
     }
 
     #[inline]
@@ -176,20 +194,20 @@ mod tests {
     #[test]
     fn stale_ids_are_refused() {
         let mut table = Table::default();
-        let a = table.insert("a");
+        let a = table.insert("a").unwrap();
         assert_eq!(table.get(a), Some(&"a"));
         assert_eq!(table.remove(a), Some("a"));
         assert_eq!(table.get(a), None);
         assert_eq!(table.remove(a), None);
         let mut ids = Vec::new();
         for _ in 0..REUSE_DELAY + 2 {
-            let id = table.insert("x");
+            let id = table.insert("x").unwrap();
             ids.push(id);
         }
         for id in ids {
             table.remove(id);
         }
-        let reused = table.insert("b");
+        let reused = table.insert("b").unwrap();
         assert_eq!(
             reused.index, a.index,
             "the oldest free slot is reused first"
