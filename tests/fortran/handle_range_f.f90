@@ -114,6 +114,7 @@ program handle_range_f
   end do
   call check_int('delete callbacks run', ndeleted, 1)
   call check_int('the delete callback''s communicator', deleted_comm, last)
+  deallocate(comms)
   call MPI_COMM_FREE_KEYVAL(kv, ierr)
   call check_ok('MPI_COMM_FREE_KEYVAL', ierr)
   call MPI_FINALIZE(ierr)
