@@ -16,20 +16,19 @@
 //! In both modes a guard is only held for short critical sections: never while a user
 //! callback runs.
 //!
-//! With the feature `thread-checkers`, Multiple mode is a POSIX read-write lock instead:
-//! helgrind and drd understand pthread locks but not synchronisation made of atomics, so this
-//! build lets them check that every access to the state is inside a critical section
-//! (ci/check-memory). Single mode is the same in both builds.
+//! Under valgrind, Multiple mode describes itself to helgrind and drd as a reader-writer lock
+//! ([`super::valgrind`]): neither tool can follow a futex-based mutex or atomic counters, and
+//! would otherwise report every access to the state from two threads as a race. So a threaded
+//! program is checked by both tools against the library as it is shipped (ci/check-memory).
+//! Single mode needs no description: one thread owns the state.
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
-#[cfg(not(feature = "thread-checkers"))]
-use std::sync::atomic::AtomicBool;
-use std::sync::atomic::{AtomicUsize, Ordering};
-#[cfg(not(feature = "thread-checkers"))]
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::error::Error;
+use super::valgrind;
 
 /// The thread support a universe is created for.
 ///
@@ -105,73 +104,42 @@ pub(crate) fn current_thread() -> usize {
 
 /// Reader counters of [`ThreadLevel::Multiple`]: threads share one only when their thread
 /// pointers hash alike.
-#[cfg(not(feature = "thread-checkers"))]
 const READER_SLOTS: usize = 16;
 
 /// A counter alone on its cache lines (two: adjacent-line prefetchers pair them).
-#[cfg(not(feature = "thread-checkers"))]
 #[repr(align(128))]
 #[derive(Default)]
 struct Counter(AtomicUsize);
 
-/// The readers and writers of [`ThreadLevel::Multiple`].
-#[cfg(not(feature = "thread-checkers"))]
+/// The readers and writers of [`ThreadLevel::Multiple`] (boxed in the lock: valgrind knows
+/// it by its address, which must not change).
 struct Shared {
     writers: Mutex<()>,
     writing: AtomicBool,
     readers: [Counter; READER_SLOTS],
+    /// Running under valgrind: describe each acquire and release to its thread checkers.
+    annotate: bool,
 }
 
-/// The readers and writers of [`ThreadLevel::Multiple`], as a pthread lock (boxed: it must
-/// not move once used).
-#[cfg(feature = "thread-checkers")]
-struct Shared {
-    rwlock: Box<UnsafeCell<libc::pthread_rwlock_t>>,
-}
-
-#[cfg(feature = "thread-checkers")]
 impl Shared {
-    fn new() -> Shared {
-        Shared {
-            rwlock: Box::new(UnsafeCell::new(libc::PTHREAD_RWLOCK_INITIALIZER)),
-        }
-    }
-
-    fn write(&self) {
-        // SAFETY: an initialised lock that never moves; not held by this thread (the engine
-        // never nests critical sections).
-        let rc = unsafe { libc::pthread_rwlock_wrlock(self.rwlock.get()) };
-        assert_eq!(rc, 0, "pthread_rwlock_wrlock");
-    }
-
-    fn read(&self) {
-        // SAFETY: as in `write`.
-        let rc = unsafe { libc::pthread_rwlock_rdlock(self.rwlock.get()) };
-        assert_eq!(rc, 0, "pthread_rwlock_rdlock");
-    }
-
-    fn unlock(&self) {
-        // SAFETY: held by this thread (called by the guards' drops only).
-        unsafe { libc::pthread_rwlock_unlock(self.rwlock.get()) };
-    }
-}
-
-#[cfg(feature = "thread-checkers")]
-impl Drop for Shared {
-    fn drop(&mut self) {
-        // SAFETY: no guard is alive (they borrow the lock).
-        unsafe { libc::pthread_rwlock_destroy(self.rwlock.get()) };
-    }
-}
-
-#[cfg(not(feature = "thread-checkers"))]
-impl Shared {
-    fn new() -> Shared {
-        Shared {
+    fn new() -> Box<Shared> {
+        let shared = Box::new(Shared {
             writers: Mutex::new(()),
             writing: AtomicBool::new(false),
             readers: Default::default(),
+            annotate: valgrind::running_on_valgrind(),
+        });
+        if shared.annotate {
+            // The lock's own words are raced on by design; the state it guards is not.
+            valgrind::untracked(shared.address(), std::mem::size_of::<Shared>());
+            valgrind::rwlock_create(shared.address());
         }
+        shared
+    }
+
+    /// The address valgrind knows the lock by.
+    fn address(&self) -> usize {
+        self as *const Shared as usize
     }
 
     /// The counter of the calling thread.
@@ -183,8 +151,15 @@ impl Shared {
     }
 }
 
+impl Drop for Shared {
+    fn drop(&mut self) {
+        if self.annotate {
+            valgrind::rwlock_destroy(self.address());
+        }
+    }
+}
+
 /// Waits a little for another thread's critical section to end.
-#[cfg(not(feature = "thread-checkers"))]
 fn pause(spins: &mut u32) {
     *spins += 1;
     if *spins < 64 {
@@ -196,7 +171,7 @@ fn pause(spins: &mut u32) {
 
 pub(crate) struct StateLock<T> {
     data: UnsafeCell<T>,
-    shared: Option<Shared>,
+    shared: Option<Box<Shared>>,
     owner: usize,
     /// Single mode's gate: the owner's thread pointer while nobody is in, that pointer with
     /// its low bit set while the owner is (thread pointers are aligned); 0 in Multiple mode.
@@ -266,12 +241,6 @@ impl<T> StateLock<T> {
     #[inline(always)]
     pub(crate) fn lock(&self) -> Result<Guard<'_, T>, Error> {
         match &self.shared {
-            #[cfg(feature = "thread-checkers")]
-            Some(shared) => {
-                shared.write();
-                Ok(Guard { lock: self })
-            }
-            #[cfg(not(feature = "thread-checkers"))]
             Some(shared) => {
                 let held = shared
                     .writers
@@ -284,6 +253,9 @@ impl<T> StateLock<T> {
                         pause(&mut spins);
                     }
                 }
+                if shared.annotate {
+                    valgrind::rwlock_acquired(shared.address(), true);
+                }
                 Ok(Guard {
                     lock: self,
                     _held: Some(held),
@@ -293,7 +265,6 @@ impl<T> StateLock<T> {
                 self.enter_single()?;
                 Ok(Guard {
                     lock: self,
-                    #[cfg(not(feature = "thread-checkers"))]
                     _held: None,
                 })
             }
@@ -304,20 +275,14 @@ impl<T> StateLock<T> {
     #[inline(always)]
     pub(crate) fn read(&self) -> Result<ReadGuard<'_, T>, Error> {
         match &self.shared {
-            #[cfg(feature = "thread-checkers")]
-            Some(shared) => {
-                shared.read();
-                Ok(ReadGuard {
-                    lock: self,
-                    counter: None,
-                })
-            }
-            #[cfg(not(feature = "thread-checkers"))]
             Some(shared) => {
                 let counter = shared.counter();
                 loop {
                     counter.fetch_add(1, Ordering::SeqCst);
                     if !shared.writing.load(Ordering::SeqCst) {
+                        if shared.annotate {
+                            valgrind::rwlock_acquired(shared.address(), false);
+                        }
                         return Ok(ReadGuard {
                             lock: self,
                             counter: Some(counter),
@@ -388,7 +353,6 @@ impl<T> Drop for SingleGuard<'_, T> {
 
 pub(crate) struct Guard<'a, T> {
     lock: &'a StateLock<T>,
-    #[cfg(not(feature = "thread-checkers"))]
     _held: Option<MutexGuard<'a, ()>>,
 }
 
@@ -410,11 +374,13 @@ impl<T> DerefMut for Guard<'_, T> {
 impl<T> Drop for Guard<'_, T> {
     fn drop(&mut self) {
         match &self.lock.shared {
-            #[cfg(feature = "thread-checkers")]
-            Some(shared) => shared.unlock(),
             // The mutex (`_held`) is released after this, with the other fields.
-            #[cfg(not(feature = "thread-checkers"))]
-            Some(shared) => shared.writing.store(false, Ordering::SeqCst),
+            Some(shared) => {
+                if shared.annotate {
+                    valgrind::rwlock_released(shared.address(), true);
+                }
+                shared.writing.store(false, Ordering::SeqCst)
+            }
             None => self.lock.leave_single(),
         }
     }
@@ -441,11 +407,12 @@ impl<T> Drop for ReadGuard<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
         match (self.counter, &self.lock.shared) {
-            (Some(counter), _) => {
+            (Some(counter), Some(shared)) => {
+                if shared.annotate {
+                    valgrind::rwlock_released(shared.address(), false);
+                }
                 counter.fetch_sub(1, Ordering::Release);
             }
-            #[cfg(feature = "thread-checkers")]
-            (None, Some(shared)) => shared.unlock(),
             _ => self.lock.leave_single(),
         }
     }

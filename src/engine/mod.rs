@@ -30,6 +30,7 @@ mod keyval;
 mod lock;
 mod predefined;
 mod table;
+mod valgrind;
 mod value;
 
 use std::collections::HashMap;
