@@ -7,12 +7,15 @@
 //! `tests/common`). Each program is compiled with `-std=c11 -Wall -Wextra -Wpedantic
 //! -Werror` into `target/c-tests/`, and run with a timeout; what it must print is described
 //! in `tests/common`. Only with `MPIATTR_MPICC` may a program print `SKIP <name>: reason`
-//! instead of `OK <name>` (for features another implementation's header lacks).
+//! instead of `OK <name>` (for features another implementation's header lacks). A C++
+//! program (`NAME.cpp`) is compiled the same way with `-std=c++17` by `mpicxx`
+//! (`MPIATTR_MPICXX` beside `MPIATTR_MPICC`).
 
 #[macro_use]
 mod common;
 
 use std::collections::hash_map::DefaultHasher;
+use std::env;
 use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -21,6 +24,7 @@ use std::sync::OnceLock;
 use common::{compiler, repo, Compiler, Expectation};
 
 const CFLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const CXXFLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 
 fn mpicc() -> &'static Result<Compiler, String> {
     static MPICC: OnceLock<Result<Compiler, String>> = OnceLock::new();
@@ -38,11 +42,28 @@ fn out_dir(cc: &Compiler) -> PathBuf {
         .join(format!("{:016x}", h.finish()))
 }
 
+fn mpicxx() -> &'static Result<Compiler, String> {
+    static MPICXX: OnceLock<Result<Compiler, String>> = OnceLock::new();
+    MPICXX.get_or_init(|| compiler("MPIATTR_MPICXX", "mpicxx"))
+}
+
 fn run_program(name: &str) {
-    let cc = mpicc()
+    let dir = repo().join("tests").join("c");
+    // A C++ program (NAME.cpp) goes through mpicxx; with another MPI's mpicc
+    // (MPIATTR_MPICC), MPIATTR_MPICXX names that MPI's C++ wrapper.
+    let cpp = dir.join(format!("{name}.cpp")).exists();
+    let cc = if cpp {
+        if env::var_os("MPIATTR_MPICC").is_some() && env::var_os("MPIATTR_MPICXX").is_none() {
+            panic!("{name}.cpp: MPIATTR_MPICC is set, so MPIATTR_MPICXX must name the same MPI's C++ wrapper");
+        }
+        mpicxx()
+    } else {
+        mpicc()
+    };
+    let cc = cc
         .as_ref()
-        .unwrap_or_else(|e| panic!("no C compiler for the test programs: {e}"));
-    let source = repo().join("tests").join("c").join(format!("{name}.c"));
+        .unwrap_or_else(|e| panic!("no compiler for the test programs: {e}"));
+    let source = dir.join(format!("{name}.{}", if cpp { "cpp" } else { "c" }));
     let text = fs::read_to_string(&source)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", source.display()));
     let mut exp = Expectation::default();
@@ -51,7 +72,7 @@ fn run_program(name: &str) {
     fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let exe = dir.join(name);
     let mut cmd = cc.command();
-    cmd.args(CFLAGS)
+    cmd.args(if cpp { CXXFLAGS } else { CFLAGS })
         .arg("-I")
         .arg(source.parent().expect("tests/c"))
         .arg("-o")
@@ -69,7 +90,7 @@ fn run_program(name: &str) {
 programs!(
     run_program,
     "c",
-    ["c"],
+    ["c", "cpp"],
     after_finalize,
     alloc_mem,
     attr_values,
@@ -82,6 +103,7 @@ programs!(
     before_init,
     comm_copy,
     copy_target,
+    cxx_exception,
     datatypes_basic,
     delete_order,
     deprecated_api,
@@ -107,6 +129,7 @@ programs!(
     handles_c2f,
     keyval_kinds,
     keyval_lifecycle,
+    longjmp_callbacks,
     names,
     predefined_attrs,
     profiling,

@@ -16,8 +16,10 @@ use crate::ffi::args::KeyvalInOut;
 use crate::ffi::current;
 
 /// A C copy callback of any kind. Handles are pointers, so the kinds' callback types differ
-/// only in the pointee of the first argument and are ABI-compatible with this one.
-type RawCopy = unsafe extern "C" fn(
+/// only in the pointee of the first argument and are ABI-compatible with this one. Called as
+/// "C-unwind": a C++ exception thrown through it is then an unwind Rust can see (and stop,
+/// with [`MustReturn`]) instead of undefined behaviour.
+type RawCopy = unsafe extern "C-unwind" fn(
     *mut c_void,
     c_int,
     *mut c_void,
@@ -26,7 +28,40 @@ type RawCopy = unsafe extern "C" fn(
     *mut c_int,
 ) -> c_int;
 /// A C delete callback of any kind (see [`RawCopy`]).
-type RawDelete = unsafe extern "C" fn(*mut c_void, c_int, *mut c_void, *mut c_void) -> c_int;
+type RawDelete = unsafe extern "C-unwind" fn(*mut c_void, c_int, *mut c_void, *mut c_void) -> c_int;
+
+/// Armed around a call of a user callback: if the callback neither returns nor `longjmp`s
+/// but unwinds (a C++ exception, or any foreign unwind), this is dropped during the unwind,
+/// prints one line naming the callback and aborts the process. MPI callbacks must return;
+/// the library cannot be left with its call half-done on the way to some catch block.
+struct MustReturn {
+    what: &'static str,
+    function: usize,
+    keyval: Keyval,
+    object: AnyObject,
+}
+
+impl MustReturn {
+    /// The callback returned.
+    fn returned(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for MustReturn {
+    fn drop(&mut self) {
+        eprintln!(
+            "mpiattr: the {} callback {:#x} (keyval {}, {} {:#x}) ended by an exception or \
+             another unwind, which MPI callbacks may not do: aborting",
+            self.what,
+            self.function,
+            self.keyval.0,
+            self.object.kind(),
+            c_handle(self.object) as usize
+        );
+        std::process::abort();
+    }
+}
 
 /// The C handle of an object, as a callback's first argument.
 pub(crate) fn c_handle(object: AnyObject) -> *mut c_void {
@@ -53,6 +88,12 @@ impl CopyCallback for CCopy {
     ) -> Result<Option<Word>, i32> {
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
+        let guard = MustReturn {
+            what: "copy",
+            function: self.function as usize,
+            keyval,
+            object,
+        };
         // SAFETY: the user's callback, called with the arguments the standard gives it; the
         // out-pointers point at locals that outlive the call.
         let code = unsafe {
@@ -65,6 +106,7 @@ impl CopyCallback for CCopy {
                 &mut flag,
             )
         };
+        guard.returned();
         if code != abi::MPI_SUCCESS as c_int {
             return Err(code);
         }
@@ -86,6 +128,12 @@ impl DeleteCallback for CDelete {
         keyval: Keyval,
         value: Word,
     ) -> Result<(), i32> {
+        let guard = MustReturn {
+            what: "delete",
+            function: self.function as usize,
+            keyval,
+            object,
+        };
         // SAFETY: the user's callback, called with the arguments the standard gives it.
         let code = unsafe {
             (self.function)(
@@ -95,6 +143,7 @@ impl DeleteCallback for CDelete {
                 self.extra_state as *mut c_void,
             )
         };
+        guard.returned();
         if code == abi::MPI_SUCCESS as c_int {
             Ok(())
         } else {

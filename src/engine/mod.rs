@@ -319,6 +319,102 @@ struct State {
     memory: HashMap<usize, Memory>,
     /// After [`Universe::finalize`]: nothing new may be made.
     finalized: bool,
+    /// The user callbacks running now, each with what its call left half-done, so that a
+    /// callback that never returns (it `longjmp`ed out) leaves nothing stuck.
+    in_flight: Vec<InFlight>,
+}
+
+/// A user callback under way: the thread running it, the call from C or Fortran that ran it
+/// (see [`CallEntry`]), a number that tells it from the others, and what that call left
+/// half-done.
+#[derive(Debug)]
+struct InFlight {
+    thread: usize,
+    call: CallEntry,
+    number: u64,
+    half_done: HalfDone,
+}
+
+/// What a call running a user callback has left half-done until the callback returns.
+#[derive(Debug)]
+enum HalfDone {
+    /// A value marked as being deleted (its delete callback runs).
+    Delete {
+        kind: ObjectKind,
+        id: Id,
+        keyval: Keyval,
+    },
+    /// An object marked as being freed (its values' delete callbacks run).
+    Free { kind: ObjectKind, id: Id },
+    /// A new object getting its values by copy callbacks, with the keyvals pinned for it.
+    Copy {
+        kind: ObjectKind,
+        target: Id,
+        pinned: Vec<Keyval>,
+    },
+}
+
+/// Where a call from C or Fortran entered the library: an address in the entry point's frame
+/// (stacks grow down), and a number that tells the thread's calls apart. Zero for a Rust
+/// program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CallEntry {
+    address: usize,
+    count: u64,
+}
+
+/// The thread's call from C or Fortran under way (the innermost, when a callback calls), and
+/// how many the thread has made.
+#[derive(Clone, Copy)]
+struct Calls {
+    current: CallEntry,
+    made: u64,
+}
+
+thread_local! {
+    static CALLS: std::cell::Cell<Calls> = const {
+        std::cell::Cell::new(Calls {
+            current: CallEntry { address: 0, count: 0 },
+            made: 0,
+        })
+    };
+}
+
+/// The thread's call from C or Fortran under way.
+fn current_call() -> CallEntry {
+    CALLS.with(|calls| calls.get().current)
+}
+
+/// Notes that a call from C or Fortran enters the library, with `anchor` a local of its entry
+/// point's frame: a callback left by `longjmp` is recognised by it (see
+/// [`State::recover_callbacks`]). Returns what to give [`note_call_return`] when the call
+/// returns (a call made by a callback returns into the call that ran the callback).
+#[inline(always)]
+pub(crate) fn note_call_entry(anchor: &u8) -> CallEntry {
+    CALLS.with(|calls| {
+        let Calls { current, made } = calls.get();
+        let made = made.wrapping_add(1);
+        calls.set(Calls {
+            current: CallEntry {
+                address: anchor as *const u8 as usize,
+                count: made,
+            },
+            made,
+        });
+        current
+    })
+}
+
+/// Notes that the call noted by [`note_call_entry`] returns: `previous` is what that gave.
+#[inline(always)]
+pub(crate) fn note_call_return(previous: CallEntry) {
+    CALLS.with(|calls| {
+        let made = calls.get().made;
+        calls.set(Calls {
+            current: previous,
+            made,
+        });
+    });
 }
 
 impl State {
@@ -331,6 +427,79 @@ impl State {
             spare: Spare::default(),
             memory: HashMap::new(),
             finalized: false,
+            in_flight: Vec::new(),
+        }
+    }
+
+    /// Notes that a user callback is about to run, leaving `half_done` until it returns; the
+    /// number to give [`State::end_callback`].
+    fn begin_callback(&mut self, half_done: HalfDone) -> u64 {
+        let number = self
+            .in_flight
+            .last()
+            .map_or(0, |f| f.number.wrapping_add(1));
+        self.in_flight.push(InFlight {
+            thread: lock::current_thread(),
+            call: current_call(),
+            number,
+            half_done,
+        });
+        number
+    }
+
+    /// The callback noted as `number` returned: its call finishes as usual.
+    fn end_callback(&mut self, number: u64) {
+        if let Some(at) = self.in_flight.iter().rposition(|f| f.number == number) {
+            self.in_flight.remove(at);
+        }
+    }
+
+    /// Undoes what callbacks of this thread that can no longer return left half-done. A
+    /// callback still running can only call into the library from below its own frames, so
+    /// every call it makes enters below the entry of the call that ran it. A callback noted
+    /// by an earlier call that entered at or below where the current call entered is gone:
+    /// the stack was unwound past it (by `longjmp`). (A program that calls in again from
+    /// deeper than that earlier call is recovered at a later call made from as high up.)
+    /// Each half-done call then ends as if its callback had failed: a value being deleted
+    /// stays (its delete callback runs again when it is next deleted), an object being freed
+    /// stays valid with the values not yet deleted, and a new object being copied into is
+    /// dropped with the values copied so far, without callbacks. No user code runs here.
+    #[cold]
+    #[inline(never)]
+    fn recover_callbacks(&mut self) {
+        let here = current_call();
+        let thread = lock::current_thread();
+        let gone = |f: &InFlight| {
+            f.thread == thread && f.call.count != here.count && f.call.address <= here.address
+        };
+        while let Some(at) = self.in_flight.iter().rposition(gone) {
+            let stuck = self.in_flight.remove(at);
+            match stuck.half_done {
+                HalfDone::Delete { kind, id, keyval } => {
+                    if let Some(entry) = self
+                        .table_mut(kind)
+                        .get_mut(id)
+                        .and_then(|data| data.attrs.get_mut(keyval))
+                    {
+                        entry.set_deleting(false);
+                    }
+                }
+                HalfDone::Free { kind, id } => {
+                    if let Some(data) = self.table_mut(kind).get_mut(id) {
+                        data.freeing = false;
+                    }
+                }
+                HalfDone::Copy {
+                    kind,
+                    target,
+                    pinned,
+                } => {
+                    for keyval in pinned {
+                        self.keyvals.release(keyval);
+                    }
+                    self.discard(kind, target);
+                }
+            }
         }
     }
 
@@ -689,7 +858,11 @@ impl Universe {
 
     #[inline(always)]
     fn lock(&self) -> Result<lock::Guard<'_, State>> {
-        self.state.lock()
+        let mut state = self.state.lock()?;
+        if !state.in_flight.is_empty() {
+            state.recover_callbacks();
+        }
+        Ok(state)
     }
 
     // ---- keyvals ------------------------------------------------------------------------
@@ -1084,7 +1257,7 @@ impl Universe {
         keyval: Keyval,
         replacement: Option<Stored>,
     ) -> Result<Deleted> {
-        let (callback, language, value) = {
+        let (callback, language, value, marker) = {
             let mut state = self.lock()?;
             let data = state.object(kind, id)?;
             // Gone already (a callback deleted it; its keyval may be gone too), or being
@@ -1108,12 +1281,14 @@ impl Universe {
                     let value = state.held(kind, id, keyval, language)?;
                     let entry = state.object_mut(kind, id)?.attrs.get_mut(keyval);
                     entry.expect("just found").set_deleting(true);
-                    (callback, language, value)
+                    let marker = state.begin_callback(HalfDone::Delete { kind, id, keyval });
+                    (callback, language, value, marker)
                 }
             }
         };
         let outcome = callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language));
         let mut state = self.lock()?;
+        state.end_callback(marker);
         let Ok(data) = state.object_mut(kind, id) else {
             return Ok(Deleted::Nothing);
         };
@@ -1179,14 +1354,20 @@ impl Universe {
     /// Copies the attributes of `source` onto the new object `target`, in the order they were
     /// set, calling copy callbacks with no lock held. On failure the caller discards `target`.
     fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
-        let order = {
+        let (order, marker) = {
             let mut state = self.lock()?;
             let order = state.object(kind, source)?.attrs.keyvals_by_age();
             // Pinned: a callback freeing a keyval cannot make it vanish under the copy.
             for keyval in &order {
                 state.keyvals.acquire(*keyval);
             }
-            order
+            let pinned = order.clone();
+            let marker = state.begin_callback(HalfDone::Copy {
+                kind,
+                target,
+                pinned,
+            });
+            (order, marker)
         };
         let mut result = Ok(());
         for &keyval in &order {
@@ -1196,6 +1377,7 @@ impl Universe {
             }
         }
         let mut state = self.lock()?;
+        state.end_callback(marker);
         for keyval in order {
             state.keyvals.release(keyval);
         }
@@ -1290,7 +1472,7 @@ impl Universe {
     /// it all happens in one critical section. If a delete callback fails, the others are
     /// still tried, the failed values stay, and the object stays valid.
     fn free_object(&self, kind: ObjectKind, id: Id) -> Result<()> {
-        {
+        let marker = {
             let mut state = self.lock()?;
             let data = state.object_mut(kind, id)?;
             if data.predefined {
@@ -1304,9 +1486,11 @@ impl Universe {
                 return Ok(());
             }
             state.object_mut(kind, id)?.freeing = true;
-        }
+            state.begin_callback(HalfDone::Free { kind, id })
+        };
         let deleted = self.delete_all(kind, id);
         let mut state = self.lock()?;
+        state.end_callback(marker);
         let data = state.object_mut(kind, id)?;
         data.freeing = false;
         deleted?;

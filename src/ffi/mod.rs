@@ -160,9 +160,13 @@ pub(crate) fn call(
     describe: impl FnOnce(&mut String),
     body: impl FnOnce() -> Result<()>,
 ) -> c_int {
+    // Where the call enters, for telling a callback left by longjmp from one still running.
+    let anchor = 0u8;
+    let previous = crate::engine::note_call_entry(std::hint::black_box(&anchor));
     let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(Error::Internal(
         "a panic was caught at the library boundary",
     )));
+    crate::engine::note_call_return(previous);
     match outcome {
         Ok(()) => abi::MPI_SUCCESS as c_int,
         Err(error) => raise(name, target(), describe, error),

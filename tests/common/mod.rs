@@ -4,8 +4,11 @@
 //!
 //! A program's leading comments may say (with `//` in C, `!` in Fortran):
 //! - `expect-exit: N`: it must exit with N and print exactly one line on stderr, containing
-//!   every `expect-stderr: TEXT`;
-//! - `expect-compile-error: TEXT`: it must fail to compile, with TEXT in the compiler's output.
+//!   every `expect-stderr: TEXT`; `expect-exit: SIGABRT` for a program that must end by
+//!   abort() (signal 6) after that one line;
+//! - `expect-compile-error: TEXT`: it must fail to compile, with TEXT in the compiler's output;
+//! - `expect-leaks: REASON`: under memcheck, leaked blocks are not errors (REASON says why the
+//!   program must leak; every other error still counts).
 //!
 //! Otherwise it must exit 0 and print `OK <name>`; with an external MPI's compiler it may
 //! print `SKIP <name>: reason` instead.
@@ -159,12 +162,18 @@ pub fn describe(status: ExitStatus) -> String {
     }
 }
 
+/// SIGABRT's number (6 on every Linux architecture).
+fn libc_sigabrt() -> i32 {
+    6
+}
+
 /// What a program's leading comments expect.
 #[derive(Default)]
 pub struct Expectation {
     pub exit: Option<i32>,
     pub stderr: Vec<String>,
     pub compile_error: Option<String>,
+    pub leaks: Option<String>,
 }
 
 impl Expectation {
@@ -177,15 +186,19 @@ impl Expectation {
             };
             let rest = rest.trim();
             if let Some(v) = rest.strip_prefix("expect-exit:") {
-                self.exit = Some(
-                    v.trim()
+                // A signal is kept as its negated number.
+                self.exit = Some(match v.trim() {
+                    "SIGABRT" => -libc_sigabrt(),
+                    v => v
                         .parse()
                         .unwrap_or_else(|_| panic!("bad expect-exit line: {line}")),
-                );
+                });
             } else if let Some(v) = rest.strip_prefix("expect-stderr:") {
                 self.stderr.push(v.trim().to_owned());
             } else if let Some(v) = rest.strip_prefix("expect-compile-error:") {
                 self.compile_error = Some(v.trim().to_owned());
+            } else if let Some(v) = rest.strip_prefix("expect-leaks:") {
+                self.leaks = Some(v.trim().to_owned());
             }
         }
     }
@@ -293,8 +306,10 @@ pub fn compile(name: &str, cmd: &mut Command) -> Result<(), String> {
 }
 
 /// A valgrind tool every program runs under (`MPIATTR_CHECK_MEMORY`: memcheck, helgrind or
-/// drd; ci/check-memory sets it), and the file it reports to.
-fn valgrind(name: &str, dir: &Path) -> Option<(Command, PathBuf)> {
+/// drd; ci/check-memory sets it), and the file it reports to. A program that must abort, or
+/// says it must leak (`expect-leaks`), is not checked for leaks: what it held when it aborted
+/// (a C++ exception object, say) is unreachable by design.
+fn valgrind(name: &str, dir: &Path, no_leak_check: bool) -> Option<(Command, PathBuf)> {
     let tool = env::var("MPIATTR_CHECK_MEMORY")
         .ok()
         .filter(|t| !t.is_empty())?;
@@ -305,6 +320,9 @@ fn valgrind(name: &str, dir: &Path) -> Option<(Command, PathBuf)> {
         .arg("-q")
         .arg(format!("--log-file={}", log.display()));
     match tool.as_str() {
+        "memcheck" if no_leak_check => {
+            cmd.args(["--leak-check=no", "--track-origins=yes"]);
+        }
         "memcheck" => {
             cmd.args([
                 "--leak-check=full",
@@ -323,7 +341,8 @@ fn valgrind(name: &str, dir: &Path) -> Option<(Command, PathBuf)> {
 /// valgrind if `MPIATTR_CHECK_MEMORY` names a tool: then anything valgrind reports fails).
 pub fn run_and_check(name: &str, exe: &Path, dir: &Path, exp: &Expectation, cc: &Compiler) {
     let external = cc.external;
-    let checked = valgrind(name, dir);
+    let no_leak_check = exp.exit.is_some_and(|code| code < 0) || exp.leaks.is_some();
+    let checked = valgrind(name, dir, no_leak_check);
     let (mut cmd, timeout) = match &checked {
         Some((vg, _)) => {
             let mut cmd = Command::new(vg.get_program());
@@ -380,8 +399,17 @@ pub fn run_and_check(name: &str, exe: &Path, dir: &Path, exp: &Expectation, cc: 
         }
         Some(code) => {
             let mut problems = Vec::new();
-            if out.timed_out || out.status.code() != Some(code) {
-                problems.push(format!("expected exit status {code}"));
+            let ended = if code < 0 {
+                out.status.signal() == Some(-code)
+            } else {
+                out.status.code() == Some(code)
+            };
+            if out.timed_out || !ended {
+                problems.push(if code < 0 {
+                    format!("expected to end by signal {}", -code)
+                } else {
+                    format!("expected exit status {code}")
+                });
             }
             let lines = out.stderr.lines().count();
             if lines != 1 {
