@@ -7,7 +7,8 @@
 //!    value from the header itself; this script only lists the names.
 //! 2. The Fortran bindings are generated from `fortran/routines.txt` and the constants clang
 //!    read (see `fortran/generate.rs`): the Rust symbols, `mpif.h`, and the `mpi` and
-//!    `mpi_f08` modules, which gfortran compiles here into `OUT_DIR/fortran/*.mod` for
+//!    `mpi_f08` modules, which gfortran compiles here (with the default feature
+//!    `fortran-modules`) into `OUT_DIR/fortran/*.mod` for
 //!    `ci/install` to install.
 
 use std::collections::HashSet;
@@ -146,6 +147,22 @@ fn compile_modules(dir: &Path, sources: &[PathBuf], integer8: bool) {
     }
 }
 
+/// Stops the build with what to do when the Fortran modules are wanted and no gfortran runs.
+fn require_gfortran() {
+    let found = std::process::Command::new("gfortran")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !found {
+        panic!(
+            "the feature `fortran-modules` (on by default) compiles the Fortran modules with \
+             gfortran, which is not installed: install gfortran (ci/prereqs does), or build \
+             with `--no-default-features` for the Rust API and the C library without the \
+             Fortran modules"
+        );
+    }
+}
+
 fn main() {
     let header = "include/mpi.h";
     println!("cargo:rerun-if-changed={header}");
@@ -237,5 +254,8 @@ fn main() {
         generate::mpi_f08_module(&routines, &constants, &types, fint_bytes),
     )
     .expect("cannot write mpi_f08.f90");
-    compile_modules(&dir, &[mpi, mpi_f08], integer8);
+    if env::var_os("CARGO_FEATURE_FORTRAN_MODULES").is_some() {
+        require_gfortran();
+        compile_modules(&dir, &[mpi, mpi_f08], integer8);
+    }
 }

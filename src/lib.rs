@@ -32,5 +32,6 @@ struct ReadmeDoctests;
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
     ErrorClass, ErrorHandler, Fint, HandleProblem, Id, Keyval, KeyvalSpec, Language, Object,
-    ObjectKind, Request, Result, ThreadLevel, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
+    ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
+    Word, MAX_LIVE_OBJECTS,
 };

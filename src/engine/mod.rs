@@ -30,6 +30,7 @@ mod keyval;
 mod lock;
 mod predefined;
 mod table;
+mod typed;
 mod valgrind;
 mod value;
 
@@ -41,6 +42,7 @@ pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 pub use table::{Id, MAX_LIVE_OBJECTS};
+pub use typed::{TypedCopy, TypedKeyval};
 pub use value::{Fint, Language, Word};
 
 use attrs::{AttrSet, Copying, Entry, Spare};
@@ -992,7 +994,7 @@ impl Universe {
 
     /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
     #[inline(always)]
-    pub fn get_attr_fast<O: Object>(
+    pub(crate) fn get_attr_fast<O: Object>(
         &self,
         object: O,
         keyval: Keyval,
@@ -1006,7 +1008,7 @@ impl Universe {
     /// identity (how Fortran integers, which keep only a few bits of the generation, name
     /// objects).
     #[inline(always)]
-    pub fn get_attr_fast_at<O: Object>(
+    pub(crate) fn get_attr_fast_at<O: Object>(
         &self,
         index: u32,
         accept: impl FnOnce(Id) -> bool,
@@ -1036,7 +1038,7 @@ impl Universe {
     /// [`Universe::set_attr`] where no delete callback is due: a new value, or one replacing
     /// a value whose keyval has no delete callback. (A Fortran value allocates its cell.)
     #[inline(always)]
-    pub fn set_attr_fast<O: Object>(
+    pub(crate) fn set_attr_fast<O: Object>(
         &self,
         object: O,
         keyval: Keyval,
@@ -1050,7 +1052,7 @@ impl Universe {
     /// [`Universe::set_attr_fast`] of the object at a table index, if `accept` takes its
     /// identity (see [`Universe::get_attr_fast_at`]).
     #[inline(always)]
-    pub fn set_attr_fast_at<O: Object>(
+    pub(crate) fn set_attr_fast_at<O: Object>(
         &self,
         index: u32,
         accept: impl FnOnce(Id) -> bool,
@@ -1104,7 +1106,7 @@ impl Universe {
 
     /// [`Universe::delete_attr`] where no delete callback is due.
     #[inline(always)]
-    pub fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
+    pub(crate) fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
         let mut state = self.state.try_single()?;
         let State {
             objects,
@@ -1901,7 +1903,7 @@ impl Universe {
     // ---- Fortran integers ---------------------------------------------------------------------
 
     /// The live object at table index `index` (how Fortran integer handles are resolved).
-    pub fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
+    pub(crate) fn object_at<O: Object>(&self, index: u32) -> Result<Option<O>> {
         Ok(self.lock()?.table(O::KIND).id_at(index).map(O::from_id))
     }
 
@@ -1922,7 +1924,7 @@ impl Universe {
     }
 
     /// The live request at table index `index`.
-    pub fn request_at(&self, index: u32) -> Result<Option<Request>> {
+    pub(crate) fn request_at(&self, index: u32) -> Result<Option<Request>> {
         Ok(self.lock()?.requests.id_at(index).map(Request))
     }
 

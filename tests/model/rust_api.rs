@@ -167,15 +167,11 @@ impl Backend for RustBackend {
         number: i32,
         lang: Lang,
         word: i64,
-        alt: bool,
+        _alt: bool,
     ) -> Result<(), i32> {
+        // The shells' fast paths are not public: the C model (tests/model/c_api.rs) runs them.
         let (u, kv, l, w) = (&self.universe, Keyval(number), language(lang), word as Word);
-        on!(obj, |o| {
-            if alt && u.set_attr_fast(o, kv, l, w).is_some() {
-                return Ok(());
-            }
-            unit(u.set_attr(o, kv, l, w))
-        })
+        on!(obj, |o| unit(u.set_attr(o, kv, l, w)))
     }
 
     fn get(
@@ -184,29 +180,19 @@ impl Backend for RustBackend {
         _kind: Kind,
         number: i32,
         lang: Lang,
-        alt: bool,
+        _alt: bool,
     ) -> Result<Option<i64>, i32> {
         let (u, kv, l) = (&self.universe, Keyval(number), language(lang));
         on!(obj, |o| {
-            if alt {
-                if let Some(found) = u.get_attr_fast(o, kv, l) {
-                    return Ok(found.map(|w| w as i64));
-                }
-            }
             u.get_attr(o, kv, l)
                 .map(|v| v.map(|w| w as i64))
                 .map_err(class)
         })
     }
 
-    fn delete(&self, obj: AnyObject, _kind: Kind, number: i32, alt: bool) -> Result<(), i32> {
+    fn delete(&self, obj: AnyObject, _kind: Kind, number: i32, _alt: bool) -> Result<(), i32> {
         let (u, kv) = (&self.universe, Keyval(number));
-        on!(obj, |o| {
-            if alt && u.delete_attr_fast(o, kv).is_some() {
-                return Ok(());
-            }
-            unit(u.delete_attr(o, kv))
-        })
+        on!(obj, |o| unit(u.delete_attr(o, kv)))
     }
 
     fn dup(&self, obj: AnyObject, _kind: Kind, alt: u8) -> Result<AnyObject, i32> {
