@@ -7,8 +7,9 @@
  * was fixed it held two: MPI_Comm_delete_attr left one behind and the free ran the delete
  * callback again.
  *
- * The new communicator's handle is predicted from two probe duplicates; an implementation
- * whose handles cannot be predicted that way prints SKIP (allowed with another MPI's mpicc).
+ * The new communicator's handle is predicted from two probe duplicates (check.h); an
+ * implementation whose handles cannot be predicted that way prints SKIP (allowed with another
+ * MPI's mpicc).
  */
 #include "check.h"
 
@@ -50,15 +51,7 @@ int main(int argc, char **argv)
     REQUIRE_OK(MPI_Comm_set_attr(source, keyval_j, IPTR(1)));
     REQUIRE_OK(MPI_Comm_set_attr(source, keyval_k, IPTR(5)));
 
-    /* Two probes: the next handle continues their pattern. */
-    MPI_Comm probe1, probe2;
-    REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &probe1));
-    uintptr_t h1 = (uintptr_t)probe1;
-    REQUIRE_OK(MPI_Comm_free(&probe1));
-    REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &probe2));
-    uintptr_t h2 = (uintptr_t)probe2;
-    REQUIRE_OK(MPI_Comm_free(&probe2));
-    predicted = (MPI_Comm)(h2 + (h2 - h1));
+    predicted = predict_next_comm();
 
     MPI_Comm dup;
     REQUIRE_OK(MPI_Comm_dup(source, &dup));

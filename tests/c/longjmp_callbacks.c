@@ -134,14 +134,7 @@ int main(int argc, char **argv)
     REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &source));
     REQUIRE_OK(MPI_Comm_set_attr(source, dup_keyval, IPTR(77)));
     REQUIRE_OK(MPI_Comm_set_attr(source, copy_keyval, IPTR(5)));
-    MPI_Comm probe1, probe2;
-    REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &probe1));
-    uintptr_t h1 = (uintptr_t)probe1;
-    REQUIRE_OK(MPI_Comm_free(&probe1));
-    REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &probe2));
-    uintptr_t h2 = (uintptr_t)probe2;
-    REQUIRE_OK(MPI_Comm_free(&probe2));
-    predicted = (MPI_Comm)(h2 + (h2 - h1));
+    predicted = predict_next_comm();
     jump_next = 1;
     static MPI_Comm copy = MPI_COMM_NULL;
     if (setjmp(escape) == 0) {
