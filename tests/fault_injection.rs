@@ -1,4 +1,4 @@
-//! Fault injection (SPEC §5): for objects with n attributes and every position k, a copy
+//! Fault injection (attributes.md §5): for objects with n attributes and every position k, a copy
 //! callback failing at the k-th copy and a delete callback failing at the k-th deletion.
 //! Each time: the right error class, nothing lost (the source keeps every value; a failed
 //! free keeps exactly the value that failed), every removed value's delete callback run
@@ -106,7 +106,7 @@ fn setup(kind: ObjectKind, n: usize) -> Setup {
                                 value
                             } else {
                                 // SAFETY: a C callback of a Fortran value gets a pointer to
-                                // it, valid while the callback runs (SPEC §3).
+                                // it, valid while the callback runs (attributes.md §3).
                                 unsafe { *(value as *const Word) }
                             };
                             let mut s = s2.lock().unwrap();

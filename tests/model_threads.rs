@@ -1,4 +1,4 @@
-//! Threads (SPEC §6): 4 threads × 100 000 random operations on one universe under
+//! Threads (attributes.md §6): 4 threads × 100 000 random operations on one universe under
 //! MPI_THREAD_MULTIPLE, each thread checked against a model of its own after every
 //! operation.
 //!

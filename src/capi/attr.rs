@@ -296,7 +296,7 @@ macro_rules! attribute_functions {
                 set_attr($obj, $keyval, attribute_val)
             }
 
-            /// Reads the attribute as C sees it (SPEC §3).
+            /// Reads the attribute as C sees it (attributes.md §3).
             fn $get / $pget($obj: $handle, $keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) on $target, fast {
                 if attribute_val.is_null() || flag.is_null() {
                     return None;

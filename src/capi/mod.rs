@@ -1,4 +1,4 @@
-//! The C API: every function of SPEC §1 as `MPI_*` and `PMPI_*`.
+//! The C API: every function of attributes.md §1 as `MPI_*` and `PMPI_*`.
 //!
 //! A thin shell. Each entry point is described once, in a `mpi_functions!` block: the macro
 //! emits `PMPI_X` (which checks arguments, calls the engine and maps errors) and `MPI_X`

@@ -1,4 +1,4 @@
-//! Keyvals: numbers, callbacks, and the deferred free of SPEC §4.
+//! Keyvals: numbers, callbacks, and the deferred free of attributes.md §4.
 
 use std::collections::VecDeque;
 use std::fmt;

@@ -4,7 +4,7 @@
 //!
 //! Every method takes `&self` and locks the state only for short critical sections. User
 //! callbacks run with no lock held, so they may call anything, on any object, from any
-//! thread (SPEC §4).
+//! thread (attributes.md §4).
 //!
 //! ```
 //! use mpiattr::{CopyAction, DeleteAction, KeyvalSpec, Language, ObjectKind, ThreadLevel, Universe, Comm};
@@ -199,7 +199,7 @@ object_kind!(Comm, Comm);
 object_kind!(Datatype, Datatype);
 object_kind!(Win, Win);
 
-/// The predefined error handlers (the only ones: SPEC §1 has no user error handlers).
+/// The predefined error handlers (the only ones: attributes.md §1 has no user error handlers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorHandler {
     /// MPI_ERRORS_ARE_FATAL: report and exit.
@@ -933,7 +933,7 @@ impl Universe {
 
     // ---- attributes ---------------------------------------------------------------------
 
-    /// Reads the value `keyval` has on `object`, as a reader in `view` sees it (SPEC §3).
+    /// Reads the value `keyval` has on `object`, as a reader in `view` sees it (attributes.md §3).
     /// `Ok(None)` when there is none. The Fortran INTEGER view comes sign-extended.
     ///
     /// ```

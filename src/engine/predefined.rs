@@ -1,4 +1,4 @@
-//! The predefined attributes (SPEC §3): values an object carries from its creation — MPI_TAG_UB
+//! The predefined attributes (attributes.md §3): values an object carries from its creation — MPI_TAG_UB
 //! and the others on MPI_COMM_WORLD and its duplicates, MPI_WIN_BASE and the others on every
 //! window. They are read like any attribute and never set, deleted or freed.
 //!

@@ -1,4 +1,4 @@
-//! Attribute values and their three language tags (SPEC §3).
+//! Attribute values and their three language tags (attributes.md §3).
 //!
 //! A value remembers the language of the call that stored it. Each reader gets its own view:
 //! C reads a pointer, Fortran's address-kind calls read an address-sized integer, Fortran's
@@ -96,7 +96,7 @@ impl Language {
 }
 
 /// What a reader in `view` sees of a value stored by `tag` whose word is `word`, given the
-/// address of its cell for Fortran values (SPEC §3's table). The Fortran INTEGER view is
+/// address of its cell for Fortran values (attributes.md §3's table). The Fortran INTEGER view is
 /// returned sign-extended to a word.
 pub(crate) fn view(tag: Language, word: Word, cell: usize, view: Language) -> Word {
     match (tag, view) {

@@ -1,4 +1,4 @@
-//! The Fortran callback conventions (SPEC §4): every argument by reference, the object's
+//! The Fortran callback conventions (attributes.md §4): every argument by reference, the object's
 //! Fortran handle, a LOGICAL flag and IERROR. Two widths share one implementation:
 //! MPI-1 callbacks (MPI_KEYVAL_CREATE) take default INTEGERs, address-kind callbacks
 //! (MPI_*_CREATE_KEYVAL of mpif.h, `use mpi` and `use mpi_f08`) take

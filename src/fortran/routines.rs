@@ -249,7 +249,7 @@ fn set_attr<O: Object>(object: Result<O>, key: Fint, language: Language, word: W
     universe()?.set_attr(object?, keyval(key), language, word)
 }
 
-/// Reads an attribute in `view` (SPEC §3) and stores it as `T`: the INTEGER view of
+/// Reads an attribute in `view` (attributes.md §3) and stores it as `T`: the INTEGER view of
 /// MPI_ATTR_GET comes sign-extended from the engine and keeps its low-order bits.
 fn get_attr<O: Object, T>(
     object: Result<O>,

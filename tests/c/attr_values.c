@@ -1,5 +1,5 @@
 /*
- * C attribute values (SPEC §3, row "C pointer"): whatever void* is stored by
+ * C attribute values (attributes.md §3, row "C pointer"): whatever void* is stored by
  * MPI_{Comm,Type,Win}_set_attr or MPI_Attr_put is read back exactly by the C getters, for
  * pointers to locals and to structs, NULL, and integers cast to pointers (negative, small,
  * the extremes of intptr_t). Values on different objects and keyvals are independent;

@@ -1,6 +1,6 @@
 /*
- * Bad communicator arguments under MPI_ERRORS_RETURN (SPEC §5 "Bad input"): for every
- * function of SPEC §1 that takes a communicator, MPI_COMM_NULL, freed handles (also after many
+ * Bad communicator arguments under MPI_ERRORS_RETURN (attributes.md §5 "Bad input"): for every
+ * function of attributes.md §1 that takes a communicator, MPI_COMM_NULL, freed handles (also after many
  * new communicators were made) and wrong-kind handles (MPI_WIN_NULL, a real window, a datatype,
  * other predefined handles, cast to MPI_Comm) and made-up values fail with MPI_ERR_COMM (and
  * MPI_Comm_c2f gives the null handle's integer); NULL output pointers fail with MPI_ERR_ARG;

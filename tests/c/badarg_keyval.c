@@ -1,5 +1,5 @@
 /*
- * Invalid keyvals under MPI_ERRORS_RETURN (SPEC §4, §5): MPI_KEYVAL_INVALID, negative numbers,
+ * Invalid keyvals under MPI_ERRORS_RETURN (attributes.md §4, §5): MPI_KEYVAL_INVALID, negative numbers,
  * huge numbers, a freed-and-gone keyval and a wrong-kind keyval (user or predefined) fail with
  * MPI_ERR_KEYVAL in every set/get/delete/free function of the three kinds and of the
  * deprecated interface; predefined keyvals of the right kind cannot be set, deleted or freed
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
         }
     }
 
-    /* A freed keyval that attributes still use: no new value can be set with it (SPEC §4);
+    /* A freed keyval that attributes still use: no new value can be set with it (attributes.md §4);
        the values it has stay, and can still be read. */
     {
         const char *what = "freed keyval still in use";

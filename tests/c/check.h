@@ -203,11 +203,11 @@ static inline int rc_class_at(const char *file, int line, int rc)
 #define SENTINEL_HANDLE(type) ((type)(intptr_t)0x5e5e5e5)
 
 /*
- * Output arguments of every type, for calls that must fail without writing anything (SPEC §5
+ * Output arguments of every type, for calls that must fail without writing anything (attributes.md §5
  * "Bad input never ... changes state"). CHECK_FAILS(what, o, call, class) fills every field
  * of `o` with the byte 0x5e, makes the call (which passes pointers to fields of `o`), checks
  * its error class and that no field changed. CHECK_FAILS_NEW is for the calls that make a new
- * handle: a failed dup may also set it to the kind's null handle (SPEC §5 "A failed dup").
+ * handle: a failed dup may also set it to the kind's null handle (attributes.md §5 "A failed dup").
  */
 struct outs {
     MPI_Comm comm;

@@ -1,5 +1,5 @@
 /*
- * Copying communicator attributes (SPEC §4): on MPI_Comm_dup, MPI_Comm_dup_with_info and
+ * Copying communicator attributes (attributes.md §4): on MPI_Comm_dup, MPI_Comm_dup_with_info and
  * MPI_Comm_idup (completed with MPI_Wait, MPI_Test or MPI_Request_free):
  * MPI_COMM_DUP_FN copies the value, MPI_COMM_NULL_COPY_FN does not, a user copy callback
  * gets (old comm, keyval, extra_state exactly, value) and decides with its flag (false: the

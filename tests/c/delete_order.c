@@ -1,5 +1,5 @@
 /*
- * Delete callbacks (SPEC §4): on *_delete_attr (with object, keyval, value and extra_state
+ * Delete callbacks (attributes.md §4): on *_delete_attr (with object, keyval, value and extra_state
  * exactly), on *_set_attr over an existing value (the old value's callback first, before the
  * new value is visible), and on object free newest set first, a replaced value counting as
  * newly set — for communicators, datatypes and windows. MPI_*_NULL_DELETE_FN runs nothing.

@@ -1,5 +1,5 @@
 /*
- * Error handlers (SPEC §5, semantics.md "Errors" and "Objects and handles"): the default on
+ * Error handlers (attributes.md §5, semantics.md "Errors" and "Objects and handles"): the default on
  * MPI_COMM_WORLD and MPI_COMM_SELF is MPI_ERRORS_ARE_FATAL; set/get round trips on
  * communicators and windows; MPI_Errhandler_free of a handler returned by get succeeds and sets
  * the variable to MPI_ERRHANDLER_NULL; dup, dup_with_info, idup and split inherit the handler;

@@ -1,5 +1,5 @@
 /*
- * A copy callback failing at attribute k of n (SPEC §5 "A failed dup") on MPI_Comm_dup,
+ * A copy callback failing at attribute k of n (attributes.md §5 "A failed dup") on MPI_Comm_dup,
  * MPI_Comm_dup_with_info, MPI_Comm_idup and MPI_Type_dup: the call returns the callback's
  * code when it is a valid MPI error class, else MPI_ERR_OTHER; the new handle is
  * MPI_COMM_NULL / MPI_DATATYPE_NULL; every copy already made was deleted with its delete

@@ -1,5 +1,5 @@
 /*
- * Failing delete callbacks (SPEC §5): in *_delete_attr and in *_set_attr over an existing
+ * Failing delete callbacks (attributes.md §5): in *_delete_attr and in *_set_attr over an existing
  * value the call fails with the callback's code (or MPI_ERR_OTHER for a code that is not an
  * error class) and the old value stays. During MPI_Comm_free / MPI_Type_free / MPI_Win_free
  * every other delete callback is still tried (once), the failed attributes stay attached and

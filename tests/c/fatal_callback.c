@@ -2,7 +2,7 @@
 // expect-stderr: mpiattr: MPI_Comm_dup(
 // expect-stderr: MPI_ERR_NAME
 /*
- * A copy callback's error under the default MPI_ERRORS_ARE_FATAL (SPEC §5): the dup fails
+ * A copy callback's error under the default MPI_ERRORS_ARE_FATAL (attributes.md §5): the dup fails
  * with the callback's code (MPI_ERR_NAME, 38), which the fatal handler prints on one line
  * and uses as the exit status.
  */

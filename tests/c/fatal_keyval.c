@@ -4,7 +4,7 @@
 // expect-stderr: comm_keyval=77
 // expect-stderr: MPI_ERR_KEYVAL
 /*
- * The default error handler, MPI_ERRORS_ARE_FATAL (SPEC §5, semantics.md "Errors"): an
+ * The default error handler, MPI_ERRORS_ARE_FATAL (attributes.md §5, semantics.md "Errors"): an
  * invalid keyval in MPI_Comm_get_attr on MPI_COMM_WORLD prints exactly one line naming the
  * function, its arguments and the reason, and exits with the error class (36) as status.
  */

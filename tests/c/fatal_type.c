@@ -2,7 +2,7 @@
 // expect-stderr: mpiattr: MPI_Type_size(
 // expect-stderr: MPI_ERR_TYPE
 /*
- * Datatype errors go to MPI_COMM_SELF's handler (SPEC §5): with MPI_ERRORS_RETURN on
+ * Datatype errors go to MPI_COMM_SELF's handler (attributes.md §5): with MPI_ERRORS_RETURN on
  * MPI_COMM_WORLD but the default MPI_ERRORS_ARE_FATAL on MPI_COMM_SELF, MPI_Type_size of
  * MPI_DATATYPE_NULL prints one line and exits with MPI_ERR_TYPE (3).
  */

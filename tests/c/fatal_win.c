@@ -2,7 +2,7 @@
 // expect-stderr: mpiattr: MPI_Win_set_attr(
 // expect-stderr: MPI_ERR_KEYVAL
 /*
- * Window errors go to the window's own handler (SPEC §5): with MPI_ERRORS_RETURN on both
+ * Window errors go to the window's own handler (attributes.md §5): with MPI_ERRORS_RETURN on both
  * predefined communicators but MPI_ERRORS_ARE_FATAL set on the window, setting the
  * predefined MPI_WIN_BASE attribute prints one line and exits with MPI_ERR_KEYVAL (36).
  */

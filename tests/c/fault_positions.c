@@ -1,5 +1,5 @@
 /*
- * Fault injection through the C API (SPEC §5), at every position: for communicators and
+ * Fault injection through the C API (attributes.md §5), at every position: for communicators and
  * datatypes with n attributes (n around the attribute set's changes of layout) and every k,
  * - a copy callback failing at the k-th copy: MPI_Comm_dup / MPI_Type_dup fail with the
  *   callback's class (MPI_ERR_OTHER for a code that is no class), the new handle is the null

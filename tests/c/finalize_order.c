@@ -1,5 +1,5 @@
 /*
- * MPI_Finalize's order (SPEC §4, semantics.md "MPI_Finalize order"): first the delete
+ * MPI_Finalize's order (attributes.md §4, semantics.md "MPI_Finalize order"): first the delete
  * callbacks of MPI_COMM_SELF's attributes, newest set first (a replaced value counts as
  * newest, a freed-but-used keyval still runs), with MPI_Finalized reporting false inside them;
  * then MPI_COMM_WORLD's, newest first; then those on predefined datatypes (in handle order,

@@ -1,5 +1,5 @@
 /*
- * A keyval names one object kind (SPEC §4, semantics.md "Keyvals"): every wrong pairing —
+ * A keyval names one object kind (attributes.md §4, semantics.md "Keyvals"): every wrong pairing —
  * communicator keyval on a datatype or window, datatype keyval on a communicator (also through
  * MPI_Attr_*) or window, window keyval on a communicator or datatype, and freeing through the
  * wrong *_free_keyval — fails with MPI_ERR_KEYVAL and changes nothing. Predefined keyvals

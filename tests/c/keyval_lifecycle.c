@@ -1,5 +1,5 @@
 /*
- * Keyval lifetime (SPEC §4, semantics.md "Keyvals"), for communicator, datatype and window
+ * Keyval lifetime (attributes.md §4, semantics.md "Keyvals"), for communicator, datatype and window
  * keyvals: numbers are positive, distinct, never MPI_KEYVAL_INVALID nor a predefined keyval.
  * Freeing a keyval that attributes still use sets the variable to MPI_KEYVAL_INVALID; get and
  * delete through the old number still work and callbacks (copy and delete) still run; set

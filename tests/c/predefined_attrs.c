@@ -1,5 +1,5 @@
 /*
- * Predefined communicator attributes (SPEC §3, docs/semantics.md "Predefined attributes"):
+ * Predefined communicator attributes (attributes.md §3, docs/semantics.md "Predefined attributes"):
  * on MPI_COMM_WORLD, C reads an int* for each of MPI_TAG_UB (>= 32767), MPI_HOST
  * (MPI_PROC_NULL), MPI_IO (0), MPI_WTIME_IS_GLOBAL (1), MPI_UNIVERSE_SIZE (1), MPI_APPNUM (0),
  * MPI_LASTUSEDCODE (>= MPI_ERR_LASTCODE). The same values on duplicates of MPI_COMM_WORLD
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
                     continue;
                 CHECK_MSG(vals[i] == wval[i], "%s on %s: %d, on MPI_COMM_WORLD %d", pre_names[i],
                           names[d], vals[i], wval[i]);
-                /* SPEC §4: no attribute points into another object's storage */
+                /* attributes.md §4: no attribute points into another object's storage */
                 CHECK_MSG(ptrs[i] != wptr[i], "%s on %s: same int* as on MPI_COMM_WORLD (%p)",
                           pre_names[i], names[d], (void *)ptrs[i]);
             }

@@ -1,5 +1,5 @@
 /*
- * The profiling interface (SPEC §1: every function also as PMPI_): a tool defines
+ * The profiling interface (attributes.md §1: every function also as PMPI_): a tool defines
  * MPI_Comm_set_attr and MPI_Comm_dup itself and forwards to PMPI_; the program's calls go
  * through the tool, and the PMPI_ entry points do the real work. PMPI_ functions can also
  * be called directly.

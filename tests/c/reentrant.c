@@ -1,5 +1,5 @@
 /*
- * Re-entrant callbacks (SPEC §4 last rule, semantics.md "Attributes"):
+ * Re-entrant callbacks (attributes.md §4 last rule, semantics.md "Attributes"):
  *  - a delete callback that deletes its sibling attributes on the communicator being freed:
  *    each sibling's delete callback runs exactly once;
  *  - MPI_Comm_get_attr of a sibling (and of the attribute itself) inside a delete callback;

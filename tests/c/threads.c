@@ -1,5 +1,5 @@
 /*
- * MPI_THREAD_MULTIPLE (SPEC §6): MPI_Init_thread provides MPI_THREAD_MULTIPLE (whatever was
+ * MPI_THREAD_MULTIPLE (attributes.md §6): MPI_Init_thread provides MPI_THREAD_MULTIPLE (whatever was
  * required); MPI_Query_thread agrees from every thread; MPI_Is_thread_main is true only on the
  * main thread. Four pthreads each do thousands of set/get/delete/dup/free on a private
  * communicator and on a shared one, plus keyval create/free, with copy and delete callbacks

@@ -1,5 +1,5 @@
 /*
- * Copying datatype attributes (SPEC §4): MPI_Type_dup copies with MPI_TYPE_DUP_FN, not with
+ * Copying datatype attributes (attributes.md §4): MPI_Type_dup copies with MPI_TYPE_DUP_FN, not with
  * MPI_TYPE_NULL_COPY_FN; user copy callbacks get (old type, keyval, extra_state, value) and
  * decide with their flag; they run in the order in which the attributes were set; dups of
  * predefined datatypes copy too; MPI_Type_contiguous copies nothing; MPI_Type_commit keeps

@@ -1,5 +1,5 @@
 /*
- * Window attributes (SPEC §3, semantics.md "Predefined attributes"): on windows from
+ * Window attributes (attributes.md §3, semantics.md "Predefined attributes"): on windows from
  * MPI_Win_create, MPI_Win_allocate and MPI_Win_create_dynamic, MPI_WIN_BASE is the base
  * pointer itself, MPI_WIN_SIZE an MPI_Aint*, MPI_WIN_DISP_UNIT / MPI_WIN_CREATE_FLAVOR /
  * MPI_WIN_MODEL int*; flavors CREATE / ALLOCATE / DYNAMIC, model MPI_WIN_UNIFIED; a dynamic

@@ -1,4 +1,4 @@
-! The bad-input catalogue through `use mpi_f08` (SPEC §5, docs/errors.md), with
+! The bad-input catalogue through `use mpi_f08` (attributes.md §5, docs/errors.md), with
 ! MPI_ERRORS_RETURN on MPI_COMM_WORLD, MPI_COMM_SELF and the window. A bad handle is a
 ! TYPE(MPI_Comm), TYPE(MPI_Datatype), TYPE(MPI_Win) or TYPE(MPI_Request) whose MPI_VAL is a
 ! null, freed, other-kind or made-up value. Every routine that takes a handle, a keyval or
@@ -585,7 +585,7 @@ contains
   end subroutine reset
 
   !> A failed call: ierror of `class`, no output written (a new communicator or datatype may
-  !> also be the null handle: SPEC §5 "A failed dup").
+  !> also be the null handle: attributes.md §5 "A failed dup").
   subroutine expect(what, ierror, class)
     character(len=*), intent(in) :: what
     integer, intent(in) :: ierror, class

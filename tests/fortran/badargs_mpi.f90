@@ -1,4 +1,4 @@
-! The bad-input catalogue through `use mpi` (SPEC §5, docs/errors.md), with MPI_ERRORS_RETURN on
+! The bad-input catalogue through `use mpi` (attributes.md §5, docs/errors.md), with MPI_ERRORS_RETURN on
 ! MPI_COMM_WORLD, MPI_COMM_SELF and the window. Every routine that takes a handle, a keyval or
 ! another checked argument is called with each bad value, and each call must give IERROR of
 ! the expected class, write none of its outputs (they hold sentinels), keep its in-out
@@ -688,7 +688,7 @@ contains
   end subroutine reset
 
   !> A failed call: IERROR of `class`, and no output written (a new handle may also be the
-  !> kind's null handle `new_null`: SPEC §5 "A failed dup").
+  !> kind's null handle `new_null`: attributes.md §5 "A failed dup").
   subroutine expect_new(what, ierror, class, new_null)
     character(len=*), intent(in) :: what
     integer, intent(in) :: ierror, class, new_null

@@ -1,5 +1,5 @@
 ! Errors through `use mpi` with MPI_ERRORS_RETURN on MPI_COMM_WORLD and MPI_COMM_SELF
-! (SPEC §4, §5, docs/semantics.md). IERROR carries the class (read with MPI_ERROR_CLASS, and
+! (attributes.md §4, §5, docs/semantics.md). IERROR carries the class (read with MPI_ERROR_CLASS, and
 ! MPI_ERROR_STRING gives a non-empty text for it):
 ! - MPI_ERR_KEYVAL for an invalid keyval (MPI_KEYVAL_INVALID, a number never handed out), a
 !   stale one (freed, no attribute left), a wrong-kind one (type keyval on a communicator,

@@ -1,4 +1,4 @@
-! Attribute caching through `use mpi_f08` (SPEC §1, §3, §4):
+! Attribute caching through `use mpi_f08` (attributes.md §1, §3, §4):
 ! - TYPE(MPI_Comm) / TYPE(MPI_Datatype) / TYPE(MPI_Win) / TYPE(MPI_Request) handles, compared
 !   with == and /= (a freed handle is the kind's null handle); calls with and without ierror;
 ! - copy and delete callbacks written as module procedures with the standard abstract

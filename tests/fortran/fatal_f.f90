@@ -2,7 +2,7 @@
 ! expect-stderr: MPI_COMM_GET_ATTR(
 ! expect-stderr: MPI_ERR_KEYVAL
 !
-! The default error handler through `use mpi` (SPEC §5): with no handler change,
+! The default error handler through `use mpi` (attributes.md §5): with no handler change,
 ! MPI_COMM_GET_ATTR on MPI_COMM_WORLD with an invalid keyval (MPI_KEYVAL_INVALID) is fatal:
 ! one line on stderr naming the Fortran routine and the class, exit status MPI_ERR_KEYVAL (36).
 ! Reaching the lines after the call is a failure.

@@ -1,4 +1,4 @@
-! MPI_FINALIZE runs the Fortran delete callbacks of what is still attached (SPEC §4,
+! MPI_FINALIZE runs the Fortran delete callbacks of what is still attached (attributes.md §4,
 ! docs/semantics.md): first MPI_COMM_SELF's attributes newest first (a replaced value counts as
 ! newest, a keyval freed while in use still runs its callback), then MPI_COMM_WORLD's newest
 ! first (address-kind and MPI-1 callbacks mixed), then those on predefined datatypes; each

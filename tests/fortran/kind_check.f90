@@ -1,6 +1,6 @@
 ! expect-compile-error: passed INTEGER(4) to INTEGER(8)
 !
-! `use mpi` has explicit interfaces (SPEC §1): an INTEGER(KIND=4) variable passed as the
+! `use mpi` has explicit interfaces (attributes.md §1): an INTEGER(KIND=4) variable passed as the
 ! INTEGER(KIND=MPI_ADDRESS_KIND) attribute_val of MPI_COMM_SET_ATTR is rejected at compile
 ! time (gfortran: "Type mismatch in argument 'attribute_val' at (1); passed INTEGER(4) to
 ! INTEGER(8)"), in both INTEGER configurations. Everything else here is correct, so the

@@ -40,7 +40,7 @@ static int get_attr(int kind, MPI_Fint h, int kv, void *val, int *flag)
 /*
  * The copy callback that hands back its input. extra_state is the number of the slot where
  * the Fortran side saved the source's C view: the input must be a pointer holding that value
- * (SPEC §4: a C callback gets the C view), and the same pointer *_get_attr gave
+ * (attributes.md §4: a C callback gets the C view), and the same pointer *_get_attr gave
  * (docs/semantics.md).
  */
 static int copy_same_calls;

@@ -1,4 +1,4 @@
-! mixed_copy: attribute copies across C and Fortran (SPEC §3, §4), on communicators and
+! mixed_copy: attribute copies across C and Fortran (attributes.md §3, §4), on communicators and
 ! datatypes.
 !
 ! 1. Keyvals created in C with MPI_COMM_DUP_FN / MPI_TYPE_DUP_FN hold Fortran values (an

@@ -1,4 +1,4 @@
-! mixed_errors: error codes of callbacks crossing between C and Fortran (SPEC §5), with
+! mixed_errors: error codes of callbacks crossing between C and Fortran (attributes.md §5), with
 ! `use mpi_f08` (TYPE(MPI_Comm) handles; comm%MPI_VAL is the integer C converts with
 ! MPI_Comm_f2c). Everything runs under MPI_ERRORS_RETURN.
 !

@@ -1,4 +1,4 @@
-! mixed_keyvals: keyvals and callbacks across C and Fortran (SPEC §4).
+! mixed_keyvals: keyvals and callbacks across C and Fortran (attributes.md §4).
 !
 ! 1. A keyval created in one language is freed in the other: MPI_COMM_CREATE_KEYVAL and
 !    MPI_KEYVAL_CREATE (Fortran) freed by MPI_Comm_free_keyval / MPI_Keyval_free (C), a C

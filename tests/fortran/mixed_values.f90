@@ -1,4 +1,4 @@
-! mixed_values: the nine cells of SPEC §3's table, across C and Fortran in one process.
+! mixed_values: the nine cells of attributes.md §3's table, across C and Fortran in one process.
 !
 ! Row "C pointer": C stores a pointer to a static struct, a heap address above 2**32 (via
 ! MPI_Attr_put) and (void*)-7; C reads the same pointers back (and the structs through them),
@@ -67,7 +67,7 @@ program mixed_values
     call f_read_comm('address value ' // trim(n), comm, kva(i), aval(i))
     call c_read_aint(obj_comm, comm, kva(i), aval(i), i)
   end do
-  ! SPEC's own example, independently of low_bits: 2**40+5 reads 5 with a 4-byte INTEGER.
+  ! attributes.md §3's own example, independently of low_bits: 2**40+5 reads 5 with a 4-byte INTEGER.
   got_i = -12345
   call MPI_ATTR_GET(comm, kva(1), got_i, flag, ierr)
   call check_ok('MPI_ATTR_GET of 2**40+5', ierr)

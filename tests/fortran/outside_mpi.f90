@@ -154,7 +154,7 @@ contains
   end subroutine reset
 
   !> A failed call: IERROR of `class`, no output written (a new communicator or datatype may
-  !> also be the null handle: SPEC §5 "A failed dup").
+  !> also be the null handle: attributes.md §5 "A failed dup").
   subroutine expect(what, ierror, class)
     character(len=*), intent(in) :: what
     integer, intent(in) :: ierror, class

@@ -1,4 +1,4 @@
-! Every Fortran callback convention of `use mpi` (SPEC §3, §4):
+! Every Fortran callback convention of `use mpi` (attributes.md §3, §4):
 ! - MPI-1 keyvals (MPI_KEYVAL_CREATE: INTEGER extra state and values) and address-kind keyvals
 !   (MPI_COMM_CREATE_KEYVAL, MPI_TYPE_CREATE_KEYVAL with MPI_TYPE_DUP, MPI_WIN_CREATE_KEYVAL
 !   with deletes on MPI_WIN_DELETE_ATTR, on a replacing MPI_WIN_SET_ATTR and on MPI_WIN_FREE);

@@ -1,4 +1,4 @@
-! The predefined attributes through `use mpi` (SPEC §3, docs/semantics.md):
+! The predefined attributes through `use mpi` (attributes.md §3, docs/semantics.md):
 ! - MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_APPNUM and
 !   MPI_LASTUSEDCODE exist on MPI_COMM_WORLD, on a dup of it and on a dup of that dup, with the
 !   same values through MPI_COMM_GET_ATTR and MPI_ATTR_GET (MPI_TAG_UB is the tag bound, never

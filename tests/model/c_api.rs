@@ -735,7 +735,7 @@ impl Backend for CBackend {
         };
         match result {
             Ok(()) => Ok(new),
-            // A failed dup leaves the null handle (SPEC §5); a bad handle leaves the output.
+            // A failed dup leaves the null handle (attributes.md §5); a bad handle leaves the output.
             Err(class) if new == null || new == 0xdead || alt >= 192 => Err(class),
             Err(_) => Err(-2000),
         }

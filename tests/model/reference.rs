@@ -1,4 +1,4 @@
-//! The reference model: SPEC §3-5 and docs/semantics.md as a small interpreter over plain
+//! The reference model: attributes.md §3-5 and docs/semantics.md as a small interpreter over plain
 //! vectors, written from the text, not from the engine. It runs an operation to the end,
 //! callbacks included (their behaviour is data: [`Behavior`]), and records what a program
 //! would observe, in order, as a trace of [`Event`]s; the drivers replay the same operation
@@ -42,7 +42,7 @@ pub fn kind_class(kind: Kind) -> i32 {
     }
 }
 
-/// The class of the error a callback's code makes the call fail with (SPEC §5).
+/// The class of the error a callback's code makes the call fail with (attributes.md §5).
 pub fn callback_class(code: i32) -> i32 {
     if (1..=abi::MPI_ERR_ABI as i32).contains(&code) {
         code
@@ -87,7 +87,7 @@ pub enum Seen {
     },
 }
 
-/// SPEC §3's table.
+/// attributes.md §3's table.
 pub fn view(tag: Lang, word: i64, reader: Lang, key: CellKey) -> Seen {
     match (tag, reader) {
         (_, Lang::FInt) => Seen::Plain(fint(word)),

@@ -90,7 +90,7 @@ fn observe(raw: i64, expected: Option<&Seen>) -> Got {
         return Got::Plain(raw);
     }
     // SAFETY: the library returned this word as a pointer to a value of `width` bytes that
-    // stays valid while the attribute is unchanged (SPEC §3); the model says it should be
+    // stays valid while the attribute is unchanged (attributes.md §3); the model says it should be
     // one, and it is aligned and in the user address range, so it is no stored test word.
     let content = unsafe {
         if width == 4 {
