@@ -1654,3 +1654,54 @@ fn man_pages_for_every_function() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The library exports the MPI-5.0 standard's C names only, each function of mpi.h both as
+/// `MPI_X` and as `PMPI_X` (include/mpi-standard.txt, written by ci/standard-api).
+#[test]
+fn exported_symbols_are_the_standards() {
+    let standard = common::standard();
+    let library = prefix().join("lib").join("libmpiattr.so");
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&library)
+        .output()
+        .expect("nm runs (binutils)");
+    assert!(out.status.success(), "nm {} failed", library.display());
+    let exported: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_owned))
+        .filter(|s| s.starts_with("MPI_") || s.starts_with("PMPI_"))
+        .collect();
+    let header = fs::read_to_string(repo().join("include/mpi.h")).expect("mpi.h");
+    let declared: Vec<String> = header
+        .lines()
+        .filter_map(|l| l.strip_prefix("MPIATTR_DECLARE("))
+        .filter_map(|l| l.split(", ").nth(1).map(|name| format!("MPI_{name}")))
+        .collect();
+    assert!(
+        declared.len() > 60,
+        "only {} functions in mpi.h",
+        declared.len()
+    );
+    let mut problems = Vec::new();
+    for symbol in &exported {
+        if !standard.c.contains_key(symbol) {
+            problems.push(format!(
+                "{symbol} is exported but is no C function of MPI-5.0"
+            ));
+        }
+    }
+    for name in &declared {
+        for symbol in [name.clone(), format!("P{name}")] {
+            if !exported.contains(&symbol) {
+                problems.push(format!("{symbol} is declared in mpi.h but not exported"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}:\n{}",
+        library.display(),
+        problems.join("\n")
+    );
+}

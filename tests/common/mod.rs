@@ -472,3 +472,61 @@ macro_rules! programs {
         }
     };
 }
+
+/// The MPI-5.0 standard's bindings (`include/mpi-standard.txt`, written by ci/standard-api):
+/// each C prototype by its function's name (`MPI_X`, `PMPI_X`, `MPI_X_c` ...), and each
+/// procedure's Fortran 90 and Fortran 2008 lines by its upper-case name.
+pub struct Standard {
+    pub c: std::collections::HashMap<String, String>,
+    pub f90: std::collections::HashMap<String, Vec<String>>,
+    pub f08: std::collections::HashMap<String, Vec<String>>,
+}
+
+pub fn standard() -> Standard {
+    let path = repo().join("include").join("mpi-standard.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut standard = Standard {
+        c: Default::default(),
+        f90: Default::default(),
+        f08: Default::default(),
+    };
+    let mut current = String::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("== ") {
+            current = name.to_uppercase();
+        } else if let Some(prototype) = line.strip_prefix("C ") {
+            let name = prototype.split('(').next().unwrap_or("");
+            let name = name
+                .split_whitespace()
+                .last()
+                .unwrap_or("")
+                .trim_start_matches('*');
+            standard.c.insert(name.to_owned(), prototype.to_owned());
+        } else if let Some(binding) = line.strip_prefix("F90 ") {
+            standard
+                .f90
+                .entry(current.clone())
+                .or_default()
+                .push(binding.to_owned());
+        } else if let Some(binding) = line.strip_prefix("F08 ") {
+            standard
+                .f08
+                .entry(current.clone())
+                .or_default()
+                .push(binding.to_owned());
+        }
+    }
+    standard
+}
+
+/// A C prototype with the spacing around `*` and the final `;` taken out, for comparing.
+pub fn normalize_prototype(prototype: &str) -> String {
+    prototype
+        .trim_end_matches(';')
+        .replace(" *", "*")
+        .replace("* ", "*")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
