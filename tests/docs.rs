@@ -6,7 +6,6 @@
 //! makes from docs/api.md (`ci/manpages.rs`) must have one page for every section, each with
 //! every part.
 
-#[allow(dead_code)]
 mod common;
 
 use std::fs;
