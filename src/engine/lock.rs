@@ -111,35 +111,52 @@ const READER_SLOTS: usize = 16;
 #[derive(Default)]
 struct Counter(AtomicUsize);
 
-/// The readers and writers of [`ThreadLevel::Multiple`] (boxed in the lock: valgrind knows
-/// it by its address, which must not change).
+/// The readers and writers of [`ThreadLevel::Multiple`].
 struct Shared {
     writers: Mutex<()>,
     writing: AtomicBool,
     readers: [Counter; READER_SLOTS],
     /// Running under valgrind: describe each acquire and release to its thread checkers.
     annotate: bool,
+    /// Under valgrind: the lock has been described at its address. That happens at its first
+    /// use, not when it is made: a universe is moved into place after it is made (into the
+    /// shells' static), and valgrind knows a lock by its address.
+    registered: AtomicBool,
 }
 
 impl Shared {
-    fn new() -> Box<Shared> {
-        let shared = Box::new(Shared {
+    fn new() -> Shared {
+        Shared {
             writers: Mutex::new(()),
             writing: AtomicBool::new(false),
             readers: Default::default(),
             annotate: valgrind::running_on_valgrind(),
-        });
-        if shared.annotate {
-            // The lock's own words are raced on by design; the state it guards is not.
-            valgrind::untracked(shared.address(), std::mem::size_of::<Shared>());
-            valgrind::rwlock_create(shared.address());
+            registered: AtomicBool::new(false),
         }
-        shared
     }
 
     /// The address valgrind knows the lock by.
     fn address(&self) -> usize {
         self as *const Shared as usize
+    }
+
+    /// Under valgrind: the calling thread has just acquired the lock.
+    #[cold]
+    #[inline(never)]
+    fn acquired(&self, exclusive: bool) {
+        if !self.registered.swap(true, Ordering::SeqCst) {
+            // The lock's own words are raced on by design; the state it guards is not.
+            valgrind::untracked(self.address(), std::mem::size_of::<Shared>());
+            valgrind::rwlock_create(self.address());
+        }
+        valgrind::rwlock_acquired(self.address(), exclusive);
+    }
+
+    /// Under valgrind: the calling thread is about to release the lock.
+    #[cold]
+    #[inline(never)]
+    fn released(&self, exclusive: bool) {
+        valgrind::rwlock_released(self.address(), exclusive);
     }
 
     /// The counter of the calling thread.
@@ -153,7 +170,7 @@ impl Shared {
 
 impl Drop for Shared {
     fn drop(&mut self) {
-        if self.annotate {
+        if self.annotate && *self.registered.get_mut() {
             valgrind::rwlock_destroy(self.address());
         }
     }
@@ -171,7 +188,7 @@ fn pause(spins: &mut u32) {
 
 pub(crate) struct StateLock<T> {
     data: UnsafeCell<T>,
-    shared: Option<Box<Shared>>,
+    shared: Option<Shared>,
     owner: usize,
     /// Single mode's gate: the owner's thread pointer while nobody is in, that pointer with
     /// its low bit set while the owner is (thread pointers are aligned); 0 in Multiple mode.
@@ -254,7 +271,7 @@ impl<T> StateLock<T> {
                     }
                 }
                 if shared.annotate {
-                    valgrind::rwlock_acquired(shared.address(), true);
+                    shared.acquired(true);
                 }
                 Ok(Guard {
                     lock: self,
@@ -281,7 +298,7 @@ impl<T> StateLock<T> {
                     counter.fetch_add(1, Ordering::SeqCst);
                     if !shared.writing.load(Ordering::SeqCst) {
                         if shared.annotate {
-                            valgrind::rwlock_acquired(shared.address(), false);
+                            shared.acquired(false);
                         }
                         return Ok(ReadGuard {
                             lock: self,
@@ -377,7 +394,7 @@ impl<T> Drop for Guard<'_, T> {
             // The mutex (`_held`) is released after this, with the other fields.
             Some(shared) => {
                 if shared.annotate {
-                    valgrind::rwlock_released(shared.address(), true);
+                    shared.released(true);
                 }
                 shared.writing.store(false, Ordering::SeqCst)
             }
@@ -409,7 +426,7 @@ impl<T> Drop for ReadGuard<'_, T> {
         match (self.counter, &self.lock.shared) {
             (Some(counter), Some(shared)) => {
                 if shared.annotate {
-                    valgrind::rwlock_released(shared.address(), false);
+                    shared.released(false);
                 }
                 counter.fetch_sub(1, Ordering::Release);
             }

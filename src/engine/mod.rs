@@ -41,6 +41,7 @@ use std::sync::Arc;
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
+use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use typed::{TypedCopy, TypedKeyval};
 pub use value::{Fint, Language, Word};
@@ -111,7 +112,7 @@ pub struct Request(pub Id);
 const fn predefined_id(index: u32) -> Id {
     Id {
         index,
-        generation: 1,
+        generation: PREDEFINED_GENERATION,
     }
 }
 
@@ -820,10 +821,7 @@ impl Universe {
                 ErrorHandler::Fatal,
             );
             world.predefined = true;
-            state
-                .table_mut(ObjectKind::Comm)
-                .insert(world)
-                .expect("an empty table has room");
+            state.table_mut(ObjectKind::Comm).insert_predefined(world);
         }
         for predefined in datatypes::PREDEFINED {
             let mut datatype = ObjectData::new(
@@ -836,8 +834,7 @@ impl Universe {
             datatype.predefined = true;
             state
                 .table_mut(ObjectKind::Datatype)
-                .insert(datatype)
-                .expect("an empty table has room");
+                .insert_predefined(datatype);
         }
         state
             .object_mut(ObjectKind::Comm, Comm::WORLD.0)
@@ -1654,7 +1651,7 @@ impl Universe {
 
     /// The C handle value and name of a predefined datatype.
     pub fn predefined_datatype_handle(datatype: Datatype) -> Option<(usize, &'static str)> {
-        if datatype.0.generation != 1 {
+        if datatype.0.generation != PREDEFINED_GENERATION {
             return None;
         }
         datatypes::PREDEFINED

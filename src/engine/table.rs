@@ -12,6 +12,12 @@ pub struct Id {
     pub(crate) generation: u32,
 }
 
+/// The generation of the predefined objects' slots (they are never freed): no other object
+/// has it, and no encoded handle carries it — a C handle of generation 0 and a small index is
+/// below 0x1000, where only predefined values live, and a Fortran integer's generation code is
+/// never 0 — so only their ABI values name them, at no cost to any lookup.
+pub(crate) const PREDEFINED_GENERATION: u32 = 0;
+
 /// Generations stay below this, so that a C handle can hold one in 28 bits.
 pub(crate) const GENERATION_LIMIT: u32 = 1 << 28;
 
@@ -82,6 +88,19 @@ impl<T> Default for Table<T> {
 }
 
 impl<T> Table<T> {
+    /// Places a predefined object in a new slot, with [`PREDEFINED_GENERATION`].
+    pub(crate) fn insert_predefined(&mut self, value: T) -> Id {
+        let index = self.slots.len() as u32;
+        self.slots.push(Slot {
+            generation: PREDEFINED_GENERATION,
+            value: Some(value),
+        });
+        Id {
+            index,
+            generation: PREDEFINED_GENERATION,
+        }
+    }
+
     /// Whether [`Table::insert`] has a slot for one more object.
     pub(crate) fn has_room(&self) -> bool {
         self.slots.len() < MAX_LIVE_OBJECTS || !self.free.is_empty()

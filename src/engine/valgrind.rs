@@ -20,6 +20,7 @@
 //! only after asking once, when it is made, whether valgrind is running
 //! ([`running_on_valgrind`]), so a program outside valgrind pays one predictable branch per
 //! acquire and release under `MPI_THREAD_MULTIPLE`, and nothing under `MPI_THREAD_SINGLE`.
+//! The lock describes itself at its first use, where it will stay.
 
 /// Valgrind's "am I running under valgrind" request: the answer is non-zero under valgrind.
 const RUNNING_ON_VALGRIND: usize = 0x1001;
@@ -112,13 +113,11 @@ pub(crate) fn rwlock_destroy(lock: usize) {
 }
 
 /// The calling thread has just acquired the lock at `lock`, exclusively if `exclusive`.
-#[cold]
 pub(crate) fn rwlock_acquired(lock: usize, exclusive: bool) {
     request(&[RWLOCK_ACQUIRED, lock, usize::from(exclusive), 0, 0, 0]);
 }
 
 /// The calling thread is about to release the lock at `lock`.
-#[cold]
 pub(crate) fn rwlock_released(lock: usize, exclusive: bool) {
     request(&[RWLOCK_RELEASED, lock, usize::from(exclusive), 0, 0, 0]);
 }

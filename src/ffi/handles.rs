@@ -33,9 +33,9 @@ pub(crate) trait CHandle: Sized + Copy {
     const NULL: usize;
     /// The kind of object, for the engine's tables and error messages (`None`: requests).
     const KIND: Option<ObjectKind>;
-    /// How many objects of the kind are predefined: they hold the first table indices, and
-    /// only their ABI values name them (an encoded handle or integer of such an index is an
-    /// alias, refused).
+    /// How many objects of the kind are predefined: they hold the first table indices with a
+    /// generation no encoded handle carries, so only their ABI values name them; an encoded
+    /// handle or integer of such an index is refused as never handed out.
     const PREDEFINED_SLOTS: u32;
     fn to_raw(self) -> usize;
     fn from_raw(raw: usize) -> Self;
@@ -92,9 +92,6 @@ pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
             return Err(invalid::<H>(tag_kind(raw & 0xf)));
         }
         let index = ((raw >> 4) & 0xffff_ffff) as u32;
-        if index < H::PREDEFINED_SLOTS {
-            return Err(invalid::<H>(HandleProblem::Unknown));
-        }
         let generation = (raw >> 36) as u32;
         return Ok(H::object(Id::from_parts(index, generation)));
     }
@@ -305,7 +302,7 @@ pub(crate) fn fortran_ref<H: CHandle>(value: i64) -> Option<FortranRef<H::Object
         return Some(FortranRef::Object(object));
     }
     let (tag, index, code) = FORTRAN_BITS.decode(value)?;
-    (tag == H::TAG && index >= H::PREDEFINED_SLOTS).then_some(FortranRef::Index { index, code })
+    (tag == H::TAG).then_some(FortranRef::Index { index, code })
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null
