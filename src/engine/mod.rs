@@ -785,6 +785,9 @@ enum Deleted {
 /// One MPI process's worth of objects and keyvals.
 pub struct Universe {
     state: StateLock<State>,
+    /// A keyval with a copy or delete callback has been made: from then on, calls from C and
+    /// Fortran note where they enter (see [`note_call_entry`]); before, no callback can run.
+    callbacks: std::sync::atomic::AtomicBool,
 }
 
 impl fmt::Debug for Universe {
@@ -842,6 +845,7 @@ impl Universe {
             .predefined_values = Some(predefined::Values::world());
         Universe {
             state: StateLock::new(state, level),
+            callbacks: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -887,9 +891,21 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn create_keyval(&self, spec: KeyvalSpec) -> Result<Keyval> {
+        if matches!(spec.copy, CopyAction::Call(_)) || matches!(spec.delete, DeleteAction::Call(_))
+        {
+            self.callbacks
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         let mut state = self.lock()?;
         state.check_live()?;
         state.keyvals.create(spec)
+    }
+
+    /// Whether a keyval with a callback has ever been made: only then can a call run user
+    /// code, and need [`note_call_entry`].
+    #[inline(always)]
+    pub(crate) fn has_callbacks(&self) -> bool {
+        self.callbacks.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Frees a keyval of `kind`: now if no attribute uses it, else when the last one goes.

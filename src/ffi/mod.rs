@@ -162,11 +162,17 @@ pub(crate) fn call(
 ) -> c_int {
     // Where the call enters, for telling a callback left by longjmp from one still running.
     let anchor = 0u8;
-    let previous = crate::engine::note_call_entry(std::hint::black_box(&anchor));
+    // Only once a keyval with a callback exists can a call run user code (a thread-local
+    // costs a few nanoseconds).
+    let previous = current()
+        .filter(|universe| universe.has_callbacks())
+        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor)));
     let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(Error::Internal(
         "a panic was caught at the library boundary",
     )));
-    crate::engine::note_call_return(previous);
+    if let Some(previous) = previous {
+        crate::engine::note_call_return(previous);
+    }
     match outcome {
         Ok(()) => abi::MPI_SUCCESS as c_int,
         Err(error) => raise(name, target(), describe, error),
