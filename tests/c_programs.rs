@@ -135,6 +135,7 @@ programs!(
     profiling,
     reentrant,
     threads,
+    threads_wide,
     type_copy,
     win_attrs,
     wrong_thread,
