@@ -21,6 +21,10 @@
 //! ([`running_on_valgrind`]), so a program outside valgrind pays one predictable branch per
 //! acquire and release under `MPI_THREAD_MULTIPLE`, and nothing under `MPI_THREAD_SINGLE`.
 //! The lock describes itself at its first use, where it will stay.
+//!
+//! The few atomics read without the lock (the callback flag of [`super::Universe`], the
+//! shells' copies of the predefined communicators' error handlers, `MPI_Wtime`'s start) go
+//! unchecked under valgrind too ([`ignore_races_on`], asked just before their rare stores).
 
 /// Valgrind's "am I running under valgrind" request: the answer is non-zero under valgrind.
 const RUNNING_ON_VALGRIND: usize = 0x1001;
@@ -129,6 +133,22 @@ pub(crate) fn untracked(start: usize, len: usize) {
     request(&[DRD_SUPPRESS, start, len, 0, 0, 0]);
 }
 
+/// Under valgrind: `value`, an atomic that threads race on by design, is not to be checked.
+/// Neither tool knows what an atomic instruction promises, so each would report every
+/// unordered pair of accesses to it. Outside valgrind this asks once and does nothing; it is
+/// meant for paths that run once or rarely (a flag's first store, a one-time initialiser), and
+/// kept out of line so that their callers stay as small as they were.
+#[cold]
+#[inline(never)]
+pub(crate) fn ignore_races_on<T: ?Sized>(value: &T) {
+    if running_on_valgrind() {
+        untracked(
+            value as *const T as *const u8 as usize,
+            std::mem::size_of_val(value),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -143,6 +163,7 @@ mod tests {
         super::rwlock_released(address, true);
         super::rwlock_destroy(address);
         super::untracked(address, 8);
+        super::ignore_races_on(&lock);
         assert_eq!(lock, 0);
     }
 }
