@@ -35,3 +35,8 @@ pub use engine::{
     ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
     Word, MAX_LIVE_OBJECTS,
 };
+pub use engine::{
+    AttachedBuffer, BufferScope, Completion, Delivery, Envelope, GeneralizedRequest, MessageHandle,
+    SendMode, Status, UserBuffer, ANY_SOURCE, ANY_TAG, BSEND_OVERHEAD, PROC_NULL, TAG_UB,
+    UNDEFINED,
+};

@@ -117,6 +117,48 @@ pub enum Error {
         /// What the callback returned.
         code: i32,
     },
+    /// A rank other than 0 (the only process), `MPI_PROC_NULL`, or where allowed
+    /// `MPI_ANY_SOURCE`.
+    #[error("invalid rank {0}: this process is rank 0 of every communicator")]
+    InvalidRank(i32),
+    /// A tag below 0 or above `MPI_TAG_UB` (other than `MPI_ANY_TAG` where allowed).
+    #[error("invalid tag {0}")]
+    InvalidTag(i32),
+    /// A message longer than the receive buffer: what fits was delivered.
+    #[error("message of {length} bytes truncated to the receive buffer's {capacity} bytes")]
+    Truncated {
+        /// The message's packed length.
+        length: u64,
+        /// The receive buffer's capacity.
+        capacity: u64,
+    },
+    /// A blocking call that nothing in this process could ever complete (docs/semantics.md
+    /// "Point-to-point"): what it was and why.
+    #[error("{0}: it would wait forever")]
+    NeverCompletes(&'static str),
+    /// A ready-mode send with no matching receive posted (an erroneous program).
+    #[error("ready-mode send with no matching receive posted")]
+    ReadyNotPosted,
+    /// A buffered send with no buffer attached.
+    #[error("buffered send with no buffer attached")]
+    NoBuffer,
+    /// A buffered send that does not fit in what is left of the attached buffer.
+    #[error("buffered send needs {needed} bytes of the attached buffer (MPI_BSEND_OVERHEAD included), {free} are free")]
+    BufferSpace {
+        /// The message's bytes plus the overhead.
+        needed: usize,
+        /// What the buffer has left.
+        free: usize,
+    },
+    /// A buffer is attached already.
+    #[error("a buffer is already attached")]
+    BufferAttached,
+    /// A request in the wrong state or of the wrong kind for the call.
+    #[error("invalid request: {0}")]
+    InvalidRequestState(&'static str),
+    /// A message handle that names no matched message.
+    #[error("invalid message handle")]
+    InvalidMessage,
     /// A bug in mpiattr (including a caught panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -156,7 +198,16 @@ impl Error {
             Error::InvalidSize => ErrorClass::Size,
             Error::InvalidDisp => ErrorClass::Disp,
             Error::InvalidInfo => ErrorClass::Info,
-            Error::InvalidRequest => ErrorClass::Request,
+            Error::InvalidRequest | Error::InvalidRequestState(_) | Error::InvalidMessage => {
+                ErrorClass::Request
+            }
+            Error::InvalidRank(_) => ErrorClass::Rank,
+            Error::InvalidTag(_) => ErrorClass::Tag,
+            Error::Truncated { .. } => ErrorClass::Truncate,
+            Error::NeverCompletes(_) | Error::ReadyNotPosted => ErrorClass::Other,
+            Error::NoBuffer | Error::BufferSpace { .. } | Error::BufferAttached => {
+                ErrorClass::Buffer
+            }
             Error::InvalidErrhandler => ErrorClass::Errhandler,
             Error::InvalidBase => ErrorClass::Base,
             Error::NoMemory => ErrorClass::NoMem,

@@ -28,7 +28,9 @@ mod datatypes;
 mod error;
 mod keyval;
 mod lock;
+mod messages;
 mod predefined;
+mod requests;
 mod table;
 mod typed;
 pub(crate) mod valgrind;
@@ -41,6 +43,13 @@ use std::sync::Arc;
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
+pub use messages::{
+    AttachedBuffer, BufferScope, Envelope, MessageHandle, SendMode, BSEND_OVERHEAD, TAG_UB,
+};
+pub use requests::{
+    Completion, Delivery, GeneralizedRequest, Status, UserBuffer, ANY_SOURCE, ANY_TAG, PROC_NULL,
+    UNDEFINED,
+};
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use typed::{TypedCopy, TypedKeyval};
@@ -104,7 +113,7 @@ pub struct Datatype(pub Id);
 /// A window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Win(pub Id);
-/// A request of a nonblocking operation (only `MPI_Comm_idup` makes them).
+/// A request of a nonblocking or persistent operation (see src/engine/requests.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request(pub Id);
 
@@ -315,7 +324,9 @@ impl ObjectData {
 #[derive(Debug)]
 struct State {
     objects: [Table<ObjectData>; 3],
-    requests: Table<()>,
+    requests: Table<requests::RequestData>,
+    /// Messages, posted receives and attached buffers (src/engine/messages.rs).
+    p2p: messages::Queues,
     keyvals: Registry,
     cells: Cells,
     spare: Spare,
@@ -425,6 +436,7 @@ impl State {
         State {
             objects: Default::default(),
             requests: Table::default(),
+            p2p: messages::Queues::default(),
             keyvals,
             cells: Cells::default(),
             spare: Spare::default(),
@@ -788,6 +800,8 @@ pub struct Universe {
     /// A keyval with a copy or delete callback has been made: from then on, calls from C and
     /// Fortran note where they enter (see [`note_call_entry`]); before, no callback can run.
     callbacks: std::sync::atomic::AtomicBool,
+    /// Wakes threads blocked in a wait under `MPI_THREAD_MULTIPLE` (src/engine/requests.rs).
+    progress: requests::Progress,
 }
 
 impl fmt::Debug for Universe {
@@ -846,6 +860,7 @@ impl Universe {
         Universe {
             state: StateLock::new(state, level),
             callbacks: std::sync::atomic::AtomicBool::new(false),
+            progress: requests::Progress::default(),
         }
     }
 
@@ -1561,7 +1576,7 @@ impl Universe {
             return Err(Error::TooManyObjects("request"));
         }
         let new = self.comm_dup(comm)?;
-        match self.lock()?.requests.insert(()) {
+        match self.lock()?.requests.insert(requests::RequestData::plain()) {
             Some(request) => Ok((new, Request(request))),
             None => {
                 // Another thread took the last slot meanwhile.
@@ -1571,12 +1586,17 @@ impl Universe {
         }
     }
 
-    /// Completes (and frees) a request: MPI_Wait, MPI_Test and MPI_Request_free.
+    /// Frees a request whatever its state, without reporting it (what the shells' MPI_Wait,
+    /// MPI_Test and MPI_Request_free did for `MPI_Comm_idup`'s requests; see
+    /// [`Universe::wait`] and [`Universe::request_free`] for the full ones).
     pub fn request_complete(&self, request: Request) -> Result<()> {
-        self.lock()?
+        let mut state = self.lock()?;
+        let data = state
             .requests
             .remove(request.0)
-            .ok_or(Error::InvalidRequest)
+            .ok_or(Error::InvalidRequest)?;
+        state.forget_request(request.0, &data.kind);
+        Ok(())
     }
 
     /// MPI_Comm_split: `None` for a process that does not take part (colour MPI_UNDEFINED).
