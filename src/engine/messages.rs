@@ -648,7 +648,16 @@ impl Universe {
         }
         // A synchronous send that another thread may yet receive.
         let request = self.isend(mode, data.to_vec(), to)?;
-        self.wait(Some(request)).map(drop)
+        self.wait_or_withdraw(request).map(drop)
+    }
+
+    /// Waits for a request a blocking call made for itself; if the wait fails (nothing can
+    /// complete it any more), withdraws it, so that the call leaves nothing behind.
+    fn wait_or_withdraw(&self, request: Request) -> Result<Completion> {
+        self.wait(Some(request)).inspect_err(|_| {
+            let _ = self.cancel(request);
+            let _ = self.request_complete(request);
+        })
     }
 
     /// `MPI_Isend`, `MPI_Ibsend`, `MPI_Issend`, `MPI_Irsend`: as [`Universe::send`], returning
@@ -721,7 +730,7 @@ impl Universe {
             }
         }
         let request = self.irecv(buffer, from)?;
-        self.wait(Some(request))
+        self.wait_or_withdraw(request)
     }
 
     /// `MPI_Irecv`: posts a receive (matched at once if a queued message matches).
@@ -791,10 +800,10 @@ impl Universe {
         let receive = self.irecv(buffer, from)?;
         if let Err(error) = self.send(SendMode::Standard, &data, to) {
             let _ = self.cancel(receive);
-            let _ = self.request_free(receive);
+            let _ = self.request_complete(receive);
             return Err(error);
         }
-        self.wait(Some(receive))
+        self.wait_or_withdraw(receive)
     }
 
     /// `MPI_Probe`: the status of the oldest queued message matching `from` (its length in
