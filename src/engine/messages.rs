@@ -634,7 +634,7 @@ impl Universe {
             }
             if mode != SendMode::Synchronous
                 || state.find_posted(to.comm.0, to.tag).is_some()
-                || !self.may_wait()
+                || !self.may_wait(false)
             {
                 if mode == SendMode::Synchronous && state.find_posted(to.comm.0, to.tag).is_none() {
                     return Err(Error::NeverCompletes(
@@ -723,7 +723,7 @@ impl Universe {
                 self.progressed();
                 return Ok(received(buffer, message.tag, message.data));
             }
-            if !self.may_wait() {
+            if !self.may_wait(false) {
                 return Err(Error::NeverCompletes(
                     "MPI_Recv: no message matches it, and nothing else in this process can send one",
                 ));
@@ -775,7 +775,7 @@ impl Universe {
                     && state.find_posted(to.comm.0, to.tag).is_none()
                     && to.comm == from.comm
                     && tag_matches(from.tag, to.tag));
-            if feasible || !self.may_wait() {
+            if feasible || !self.may_wait(false) {
                 if !feasible {
                     return Err(Error::NeverCompletes(
                         "MPI_Sendrecv: no message matches its receive, and nothing else in this process can send one",

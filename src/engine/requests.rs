@@ -421,14 +421,15 @@ impl Universe {
     /// Whether a blocking call that cannot complete now may wait for another thread: only
     /// under [`ThreadLevel::Multiple`] (at the other levels no other thread may call while
     /// this one is inside), and only while the process has a thread that is not itself
-    /// waiting here (docs/semantics.md "Point-to-point").
-    pub(crate) fn may_wait(&self) -> bool {
+    /// waiting here (docs/semantics.md "Point-to-point"). `counted`: the caller is among the
+    /// waiters counted already.
+    pub(crate) fn may_wait(&self, counted: bool) -> bool {
         if self.thread_level() != ThreadLevel::Multiple {
             return false;
         }
-        let waiting = self.progress.waiting.load(Ordering::SeqCst);
+        let others = self.progress.waiting.load(Ordering::SeqCst) - usize::from(counted);
         match process_threads() {
-            Some(threads) => threads > waiting + 1,
+            Some(threads) => threads > others + 1,
             None => true,
         }
     }
@@ -447,20 +448,33 @@ impl Universe {
         what: &'static str,
         mut attempt: impl FnMut(&mut State) -> Result<Option<T>>,
     ) -> Result<T> {
-        loop {
-            let mut state = self.lock()?;
-            if let Some(value) = attempt(&mut state)? {
-                return Ok(value);
+        // Whether this thread counts among the waiters (from its first wait to its return).
+        let mut counted = false;
+        let result = loop {
+            let mut state = match self.lock() {
+                Ok(state) => state,
+                Err(error) => break Err(error),
+            };
+            match attempt(&mut state) {
+                Ok(Some(value)) => break Ok(value),
+                Ok(None) => {}
+                Err(error) => break Err(error),
             }
-            if !self.may_wait() {
-                return Err(Error::NeverCompletes(what));
+            if !self.may_wait(counted) {
+                break Err(Error::NeverCompletes(what));
+            }
+            if !counted {
+                self.progress.waiting.fetch_add(1, Ordering::SeqCst);
+                counted = true;
             }
             let seen = self.progress.epoch();
             drop(state);
-            self.progress.waiting.fetch_add(1, Ordering::SeqCst);
             self.progress.wait_past(seen);
+        };
+        if counted {
             self.progress.waiting.fetch_sub(1, Ordering::SeqCst);
         }
+        result
     }
 
     /// Runs what a reported request leaves to do with no lock held.
