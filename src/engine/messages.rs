@@ -1116,6 +1116,10 @@ impl Universe {
         let mut state = self.lock()?;
         let active = state.is_active(request.0);
         let p = state.partitioned_mut(request.0)?;
+        if p.send && p.envelope.rank == PROC_NULL && p.round > 0 {
+            // Started towards MPI_PROC_NULL: complete already, nothing goes anywhere.
+            return Ok(());
+        }
         if !p.send || !active {
             return Err(Error::InvalidRequestState(
                 "MPI_Pready needs an active partitioned send request",

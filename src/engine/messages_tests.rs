@@ -663,3 +663,46 @@ fn under_thread_multiple_a_blocked_receive_waits_for_another_thread() {
     sender.join().unwrap();
     let _: Option<Request> = None;
 }
+
+#[test]
+fn partitioned_with_proc_null_completes_at_start() {
+    let u = universe();
+    let null = Envelope {
+        rank: PROC_NULL,
+        ..me(0)
+    };
+    let send = u.psend_init(2, cap(1), null).unwrap();
+    let receive = u.precv_init(2, cap(1), null).unwrap();
+    assert!(u.pready(send, &[(0, &[1])]).is_err(), "not started");
+    u.startall(vec![(send, vec![]), (receive, vec![])]).unwrap();
+    u.pready(send, &[(0, &[1]), (1, &[2])]).unwrap();
+    assert!(u.parrived(receive, 1).unwrap());
+    let done = u.waitall(&[Some(send), Some(receive)]).unwrap();
+    assert_eq!(done[1].status, Status::proc_null());
+}
+
+#[test]
+fn freeing_a_communicator_leaves_its_operations_to_complete() {
+    let u = universe();
+    let dup = u.comm_dup(Comm::WORLD).unwrap();
+    let on_dup = Envelope { comm: dup, ..me(0) };
+    u.send(SendMode::Standard, b"old", on_dup).unwrap();
+    let receive = u.irecv(cap(3), Envelope { tag: 1, ..on_dup }).unwrap();
+    u.comm_free(dup).unwrap();
+    // The posted receive and the message stay; no new operation can name the communicator.
+    assert_eq!(u.pending_messages().unwrap(), 1);
+    assert_eq!(u.test(Some(receive)).unwrap(), None);
+    assert_eq!(u.iprobe(on_dup).unwrap_err().class(), ErrorClass::Comm);
+    // A new communicator is a new context, even in the freed one's slot.
+    let other = u.comm_dup(Comm::WORLD).unwrap();
+    assert_eq!(
+        u.iprobe(Envelope {
+            comm: other,
+            ..on_dup
+        })
+        .unwrap(),
+        None
+    );
+    u.cancel(receive).unwrap();
+    assert!(u.wait(Some(receive)).unwrap().status.cancelled);
+}
