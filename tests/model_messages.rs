@@ -1,16 +1,22 @@
 //! Random programs of point-to-point operations with oneself through the Rust API, checked
 //! after every operation against a naive reference model of message matching: random sends
-//! (standard, synchronous, blocking or not), receives (blocking or posted, with wildcards
-//! and small capacities), probes, matching probes, cancels, tests, waits and testsome on three
-//! communicators; every status, every delivered byte and every error is compared.
+//! (standard, buffered, synchronous; blocking, nonblocking or persistent), receives (blocking,
+//! posted or persistent, with wildcards and small capacities), probes, matching probes,
+//! cancels, starts, tests, waits, waitany and testsome on three communicators, with a small
+//! attached buffer; every status, every delivered byte and every error is compared, and the
+//! counts of pending messages, live requests and buffer bytes in use.
 //!
 //! `MODEL_SEED=S` runs only the program of seed S; `MODEL_PROGRAMS=N` sets how many programs
 //! run (default 300); a failure names its seed and step.
 
 use mpiattr::{
-    Comm, Completion, Envelope, Error, ErrorClass, MessageHandle, Request, SendMode, Status,
-    ThreadLevel, Universe, UserBuffer, ANY_SOURCE, ANY_TAG,
+    AttachedBuffer, BufferScope, Comm, Completion, Envelope, Error, ErrorClass, MessageHandle,
+    Request, SendMode, Status, ThreadLevel, Universe, UserBuffer, ANY_SOURCE, ANY_TAG,
+    BSEND_OVERHEAD,
 };
+
+/// The attached buffer: room for two or three small buffered messages.
+const BUFFER: usize = 2 * BSEND_OVERHEAD + 8;
 
 /// xorshift64*: small, seeded, reproducible.
 struct Rng(u64);
@@ -33,20 +39,33 @@ struct Msg {
     comm: usize,
     tag: i32,
     data: Vec<u8>,
-    /// The model request of the nonblocking send that sent it.
+    /// The model request of the nonblocking or persistent send that sent it.
     sender: Option<usize>,
+    /// Bytes it holds in the attached buffer.
+    buffered: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 enum Expect {
+    /// A persistent request not started.
+    Inactive,
     Pending,
     Done(Status, Option<Vec<u8>>),
 }
 
 #[derive(Clone, Debug)]
 enum What {
-    Send { msg: Option<usize>, sync: bool },
-    Recv { comm: usize, tag: i32, cap: u64 },
+    Send {
+        msg: Option<usize>,
+        mode: SendMode,
+        comm: usize,
+        tag: i32,
+    },
+    Recv {
+        comm: usize,
+        tag: i32,
+        cap: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +73,7 @@ struct Req {
     handle: Request,
     what: What,
     expect: Expect,
+    persistent: bool,
     live: bool,
 }
 
@@ -64,6 +84,7 @@ struct Model {
     next_msg: usize,
     posted: Vec<usize>,
     reqs: Vec<Req>,
+    buffer_used: usize,
 }
 
 fn received(tag: i32, data: &[u8], cap: u64) -> Expect {
@@ -89,6 +110,10 @@ fn tag_ok(want: i32, tag: i32) -> bool {
     want == ANY_TAG || want == tag
 }
 
+fn sent() -> Expect {
+    Expect::Done(Status::empty(), None)
+}
+
 impl Model {
     fn matching_posted(&self, comm: usize, tag: i32) -> Option<usize> {
         (0..self.posted.len()).find(|&i| match self.reqs[self.posted[i]].what {
@@ -104,21 +129,33 @@ impl Model {
             .find(|&i| self.queue[i].1.comm == comm && tag_ok(tag, self.queue[i].1.tag))
     }
 
-    /// A send: to a posted receive, else queued; the model id of the queued message.
+    /// A send: to a posted receive, else queued (a buffered one holding its space, or
+    /// refused without it). `Ok(Some(id))`: queued as message `id`.
     fn send(
         &mut self,
+        mode: SendMode,
         comm: usize,
         tag: i32,
         data: Vec<u8>,
         sender: Option<usize>,
-    ) -> Option<usize> {
+    ) -> Result<Option<usize>, ()> {
         if let Some(i) = self.matching_posted(comm, tag) {
             let r = self.posted.remove(i);
             if let What::Recv { cap, .. } = self.reqs[r].what {
                 self.reqs[r].expect = received(tag, &data, cap);
             }
-            return None;
+            return Ok(None);
         }
+        let buffered = if mode == SendMode::Buffered {
+            let needed = data.len() + BSEND_OVERHEAD;
+            if self.buffer_used + needed > BUFFER {
+                return Err(());
+            }
+            self.buffer_used += needed;
+            needed
+        } else {
+            0
+        };
         let id = self.next_msg;
         self.next_msg += 1;
         self.queue.push((
@@ -128,19 +165,23 @@ impl Model {
                 tag,
                 data,
                 sender,
+                buffered,
             },
         ));
-        Some(id)
+        Ok(Some(id))
     }
 
-    /// Takes the queued message at `i`: its synchronous sender completes.
+    /// Takes the queued message at `i`: its space is free, its synchronous sender completes.
     fn take(&mut self, i: usize) -> Msg {
-        let (_, msg) = self.queue.remove(i);
+        let (id, msg) = self.queue.remove(i);
+        self.buffer_used -= msg.buffered;
         if let Some(s) = msg.sender {
-            if let What::Send { msg: m, sync } = &mut self.reqs[s].what {
-                *m = None;
-                if *sync {
-                    self.reqs[s].expect = Expect::Done(Status::empty(), None);
+            if let What::Send { msg: m, mode, .. } = &mut self.reqs[s].what {
+                if *m == Some(id) {
+                    *m = None;
+                    if *mode == SendMode::Synchronous {
+                        self.reqs[s].expect = sent();
+                    }
                 }
             }
         }
@@ -156,14 +197,16 @@ struct Program {
 }
 
 fn check(c: &Completion, expect: &Expect, what: &str) -> Result<(), String> {
-    let Expect::Done(status, data) = expect else {
-        return Err(format!("{what}: completed, the model says pending"));
+    let (status, data) = match expect {
+        Expect::Done(status, data) => (*status, data.clone()),
+        Expect::Inactive => (Status::empty(), None),
+        Expect::Pending => return Err(format!("{what}: completed, the model says pending")),
     };
-    if c.status != *status {
+    if c.status != status {
         return Err(format!("{what}: status {:?}, model {:?}", c.status, status));
     }
     let got = c.delivery.as_ref().map(|d| d.bytes.clone());
-    if got != *data {
+    if got != data {
         return Err(format!("{what}: data {got:?}, model {data:?}"));
     }
     let class = c.error.as_ref().map_or(0, |e| e.class() as i32);
@@ -177,32 +220,94 @@ fn check(c: &Completion, expect: &Expect, what: &str) -> Result<(), String> {
 }
 
 impl Program {
-    fn envelope(&self, comm: usize, tag: i32) -> Envelope {
+    fn envelope(&mut self, comm: usize, tag: i32) -> Envelope {
+        let any_source = tag == ANY_TAG && self.rng.below(2) == 0;
         Envelope {
-            rank: if tag == ANY_TAG && self.rng.0 % 2 == 0 {
-                ANY_SOURCE
-            } else {
-                0
-            },
+            rank: if any_source { ANY_SOURCE } else { 0 },
             tag,
             comm: self.comms[comm],
         }
     }
 
-    fn pick_live(&mut self) -> Option<usize> {
-        let live: Vec<usize> = (0..self.m.reqs.len())
+    fn live(&self) -> Vec<usize> {
+        (0..self.m.reqs.len())
             .filter(|&i| self.m.reqs[i].live)
-            .collect();
+            .collect()
+    }
+
+    fn pick_live(&mut self) -> Option<usize> {
+        let live = self.live();
         (!live.is_empty()).then(|| live[self.rng.below(live.len() as u64) as usize])
     }
 
+    /// A wait or test reported request `r` with `c`.
     fn report(&mut self, r: usize, c: &Completion, what: &str) -> Result<(), String> {
         check(c, &self.m.reqs[r].expect, what)?;
-        if !c.freed {
-            return Err(format!("{what}: a nonpersistent request was not freed"));
+        let req = &mut self.m.reqs[r];
+        if req.persistent {
+            if c.freed {
+                return Err(format!("{what}: a persistent request was freed"));
+            }
+            req.expect = Expect::Inactive;
+            if let What::Send { msg, .. } = &mut req.what {
+                *msg = None;
+            }
+        } else {
+            if !c.freed {
+                return Err(format!("{what}: a nonpersistent request was not freed"));
+            }
+            req.live = false;
         }
-        self.m.reqs[r].live = false;
         Ok(())
+    }
+
+    /// Adds a request the engine made, as `expect` says, and returns its model number.
+    fn add(&mut self, handle: Request, what: What, persistent: bool, expect: Expect) -> usize {
+        self.m.reqs.push(Req {
+            handle,
+            what,
+            expect,
+            persistent,
+            live: true,
+        });
+        self.m.reqs.len() - 1
+    }
+
+    /// The model of a send request `r` started with `data`: `Err` when refused.
+    fn start_send(&mut self, r: usize, data: Vec<u8>) -> Result<(), ()> {
+        let What::Send {
+            mode, comm, tag, ..
+        } = self.m.reqs[r].what
+        else {
+            return Err(());
+        };
+        let msg = self.m.send(mode, comm, tag, data, Some(r))?;
+        self.m.reqs[r].expect = if msg.is_some() && mode == SendMode::Synchronous {
+            Expect::Pending
+        } else {
+            sent()
+        };
+        if let What::Send { msg: m, .. } = &mut self.m.reqs[r].what {
+            *m = msg;
+        }
+        Ok(())
+    }
+
+    /// The model of a receive request `r` posted.
+    fn start_recv(&mut self, r: usize) {
+        let What::Recv { comm, tag, cap } = self.m.reqs[r].what else {
+            return;
+        };
+        match self.m.matching_msg(comm, tag) {
+            Some(i) => {
+                let msg = self.m.take(i);
+                self.m.reqs[r].expect = received(msg.tag, &msg.data, cap);
+            }
+            None => {
+                self.m.reqs[r].expect = Expect::Pending;
+                self.m.posted.push(r);
+            }
+        }
     }
 
     fn step(&mut self) -> Result<String, String> {
@@ -212,84 +317,78 @@ impl Program {
         let len = self.rng.below(6) as usize;
         let data: Vec<u8> = (0..len).map(|_| self.rng.next() as u8).collect();
         let cap = self.rng.below(6);
-        match self.rng.below(11) {
+        let mode = match self.rng.below(4) {
+            0 => SendMode::Buffered,
+            1 => SendMode::Synchronous,
+            _ => SendMode::Standard,
+        };
+        match self.rng.below(14) {
             0 | 1 => {
-                self.u
-                    .send(SendMode::Standard, &data, self.envelope(comm, tag))
-                    .map_err(|e| format!("send: {e}"))?;
-                self.m.send(comm, tag, data, None);
-                Ok("send".into())
-            }
-            2 => {
-                let result = self
-                    .u
-                    .send(SendMode::Synchronous, &data, self.envelope(comm, tag));
-                if self.m.matching_posted(comm, tag).is_some() {
-                    result.map_err(|e| format!("ssend: {e}"))?;
-                    self.m.send(comm, tag, data, None);
-                } else if !matches!(result, Err(Error::NeverCompletes(_))) {
-                    return Err(format!("ssend with no receive posted: {result:?}"));
-                }
-                Ok("ssend".into())
-            }
-            3 | 4 => {
-                let sync = self.rng.below(3) == 0;
-                let mode = if sync {
-                    SendMode::Synchronous
-                } else {
-                    SendMode::Standard
-                };
-                let handle = self
-                    .u
-                    .isend(mode, data.clone(), self.envelope(comm, tag))
-                    .map_err(|e| format!("isend: {e}"))?;
-                let r = self.m.reqs.len();
-                self.m.reqs.push(Req {
-                    handle,
-                    what: What::Send { msg: None, sync },
-                    expect: if sync {
-                        Expect::Pending
-                    } else {
-                        Expect::Done(Status::empty(), None)
-                    },
-                    live: true,
-                });
-                let msg = self.m.send(comm, tag, data, Some(r));
-                if msg.is_none() {
-                    self.m.reqs[r].expect = Expect::Done(Status::empty(), None);
-                }
-                self.m.reqs[r].what = What::Send { msg, sync };
-                Ok(format!("isend sync={sync}"))
-            }
-            5 | 6 => {
-                let env = self.envelope(comm, wild_tag);
-                let handle = self
-                    .u
-                    .irecv(UserBuffer::bytes(cap), env)
-                    .map_err(|e| format!("irecv: {e}"))?;
-                let r = self.m.reqs.len();
-                self.m.reqs.push(Req {
-                    handle,
-                    what: What::Recv {
-                        comm,
-                        tag: wild_tag,
-                        cap,
-                    },
-                    expect: Expect::Pending,
-                    live: true,
-                });
-                match self.m.matching_msg(comm, wild_tag) {
-                    Some(i) => {
-                        let msg = self.m.take(i);
-                        self.m.reqs[r].expect = received(msg.tag, &msg.data, cap);
+                let to = self.envelope(comm, tag);
+                let result = self.u.send(mode, &data, to);
+                let name = format!("send {mode:?}");
+                if mode == SendMode::Synchronous {
+                    if self.m.matching_posted(comm, tag).is_some() {
+                        result.map_err(|e| format!("{name}: {e}"))?;
+                        let _ = self.m.send(mode, comm, tag, data, None);
+                    } else if !matches!(result, Err(Error::NeverCompletes(_))) {
+                        return Err(format!("{name} with no receive posted: {result:?}"));
                     }
-                    None => self.m.posted.push(r),
+                    return Ok(name);
                 }
+                match (self.m.send(mode, comm, tag, data, None), result) {
+                    (Ok(_), Ok(())) => {}
+                    (Err(()), Err(Error::BufferSpace { .. })) => {}
+                    (model, engine) => {
+                        return Err(format!("{name}: {engine:?}, model {model:?}"));
+                    }
+                }
+                Ok(name)
+            }
+            2 | 3 => {
+                let to = self.envelope(comm, tag);
+                let result = self.u.isend(mode, data.clone(), to);
+                let what = What::Send {
+                    msg: None,
+                    mode,
+                    comm,
+                    tag,
+                };
+                let name = format!("isend {mode:?}");
+                match result {
+                    Ok(handle) => {
+                        let r = self.add(handle, what, false, Expect::Pending);
+                        if self.start_send(r, data).is_err() {
+                            return Err(format!("{name}: the engine took it, the model not"));
+                        }
+                    }
+                    Err(Error::BufferSpace { .. }) => {
+                        if self.m.send(mode, comm, tag, data, None).is_ok() {
+                            return Err(format!("{name}: refused, the model had space"));
+                        }
+                    }
+                    Err(e) => return Err(format!("{name}: {e}")),
+                }
+                Ok(name)
+            }
+            4 | 5 => {
+                let from = self.envelope(comm, wild_tag);
+                let handle = self
+                    .u
+                    .irecv(UserBuffer::bytes(cap), from)
+                    .map_err(|e| format!("irecv: {e}"))?;
+                let what = What::Recv {
+                    comm,
+                    tag: wild_tag,
+                    cap,
+                };
+                let r = self.add(handle, what, false, Expect::Pending);
+                self.start_recv(r);
                 Ok("irecv".into())
             }
-            7 => {
-                let env = self.envelope(comm, wild_tag);
-                let result = self.u.recv(UserBuffer::bytes(cap), env);
+            6 => {
+                let from = self.envelope(comm, wild_tag);
+                let result = self.u.recv(UserBuffer::bytes(cap), from);
                 match self.m.matching_msg(comm, wild_tag) {
                     Some(i) => {
                         let msg = self.m.take(i);
@@ -301,9 +400,9 @@ impl Program {
                 }
                 Ok("recv".into())
             }
-            8 => {
-                let env = self.envelope(comm, wild_tag);
-                let probed = self.u.iprobe(env).map_err(|e| format!("iprobe: {e}"))?;
+            7 => {
+                let from = self.envelope(comm, wild_tag);
+                let probed = self.u.iprobe(from).map_err(|e| format!("iprobe: {e}"))?;
                 let model = self.m.matching_msg(comm, wild_tag).map(|i| {
                     let msg = &self.m.queue[i].1;
                     Status {
@@ -320,7 +419,7 @@ impl Program {
                     // Matching probe, then receive the handle.
                     let (handle, status) = self
                         .u
-                        .improbe(env)
+                        .improbe(from)
                         .map_err(|e| format!("improbe: {e}"))?
                         .ok_or("improbe found nothing")?;
                     if Some(status) != model || matches!(handle, MessageHandle::NoProc) {
@@ -336,94 +435,181 @@ impl Program {
                 }
                 Ok("iprobe".into())
             }
-            9 => {
+            8 => {
                 let Some(r) = self.pick_live() else {
                     return Ok("cancel: none".into());
                 };
                 self.u
                     .cancel(self.m.reqs[r].handle)
                     .map_err(|e| format!("cancel: {e}"))?;
-                let cancelled = Status {
-                    cancelled: true,
-                    ..Status::empty()
-                };
+                let cancelled = Expect::Done(
+                    Status {
+                        cancelled: true,
+                        ..Status::empty()
+                    },
+                    None,
+                );
                 match self.m.reqs[r].what.clone() {
-                    What::Send {
-                        msg: Some(id),
-                        sync,
-                    } => {
-                        let i = self
-                            .m
-                            .queue
-                            .iter()
-                            .position(|(m, _)| *m == id)
-                            .expect("queued");
-                        self.m.queue.remove(i);
-                        self.m.reqs[r].what = What::Send { msg: None, sync };
-                        self.m.reqs[r].expect = Expect::Done(cancelled, None);
+                    What::Send { msg: Some(id), .. } => {
+                        let i = self.m.queue.iter().position(|(m, _)| *m == id).unwrap();
+                        let (_, msg) = self.m.queue.remove(i);
+                        self.m.buffer_used -= msg.buffered;
+                        if let What::Send { msg, .. } = &mut self.m.reqs[r].what {
+                            *msg = None;
+                        }
+                        self.m.reqs[r].expect = cancelled;
                     }
                     What::Recv { .. } if self.m.reqs[r].expect == Expect::Pending => {
                         self.m.posted.retain(|p| *p != r);
-                        self.m.reqs[r].expect = Expect::Done(cancelled, None);
+                        self.m.reqs[r].expect = cancelled;
                     }
                     _ => {}
                 }
                 Ok("cancel".into())
             }
-            _ => {
-                if self.rng.below(2) == 0 {
-                    let Some(r) = self.pick_live() else {
-                        return Ok("wait: none".into());
-                    };
-                    let handle = self.m.reqs[r].handle;
-                    if self.rng.below(2) == 0 {
-                        match (self.u.wait(Some(handle)), &self.m.reqs[r].expect) {
-                            (Err(Error::NeverCompletes(_)), Expect::Pending) => {}
-                            (Ok(c), _) => self.report(r, &c, "wait")?,
-                            (other, expect) => {
-                                return Err(format!("wait: {other:?}, model {expect:?}"))
-                            }
-                        }
+            9 => {
+                // A persistent request, made or started.
+                let inactive: Vec<usize> = self
+                    .live()
+                    .into_iter()
+                    .filter(|&r| self.m.reqs[r].expect == Expect::Inactive)
+                    .collect();
+                if inactive.is_empty() || self.rng.below(3) == 0 {
+                    let mode = if mode == SendMode::Synchronous {
+                        SendMode::Standard
                     } else {
-                        match self
-                            .u
-                            .test(Some(handle))
-                            .map_err(|e| format!("test: {e}"))?
-                        {
-                            None if self.m.reqs[r].expect == Expect::Pending => {}
-                            Some(c) => self.report(r, &c, "test")?,
-                            None => return Err("test: not complete, the model says done".into()),
-                        }
-                    }
-                    Ok("wait/test".into())
-                } else {
-                    let live: Vec<usize> = (0..self.m.reqs.len())
-                        .filter(|&i| self.m.reqs[i].live)
-                        .collect();
-                    let handles: Vec<Option<Request>> =
-                        live.iter().map(|&i| Some(self.m.reqs[i].handle)).collect();
-                    let done = self
-                        .u
-                        .testsome(&handles)
-                        .map_err(|e| format!("testsome: {e}"))?;
-                    let expected: Vec<usize> = (0..live.len())
-                        .filter(|&k| self.m.reqs[live[k]].expect != Expect::Pending)
-                        .collect();
-                    match done {
-                        None if live.is_empty() => {}
-                        Some(list) => {
-                            let indices: Vec<usize> = list.iter().map(|(k, _)| *k).collect();
-                            if indices != expected {
-                                return Err(format!("testsome: {indices:?}, model {expected:?}"));
-                            }
-                            for (k, c) in list {
-                                self.report(live[k], &c, "testsome")?;
-                            }
-                        }
-                        None => return Err("testsome: MPI_UNDEFINED with live requests".into()),
-                    }
-                    Ok("testsome".into())
+                        mode
+                    };
+                    let (handle, what) = if self.rng.below(2) == 0 {
+                        let to = self.envelope(comm, tag);
+                        let handle = self.u.send_init(mode, UserBuffer::bytes(len as u64), to);
+                        let what = What::Send {
+                            msg: None,
+                            mode,
+                            comm,
+                            tag,
+                        };
+                        (handle, what)
+                    } else {
+                        let from = self.envelope(comm, wild_tag);
+                        let handle = self.u.recv_init(UserBuffer::bytes(cap), from);
+                        let what = What::Recv {
+                            comm,
+                            tag: wild_tag,
+                            cap,
+                        };
+                        (handle, what)
+                    };
+                    let handle = handle.map_err(|e| format!("init: {e}"))?;
+                    self.add(handle, what, true, Expect::Inactive);
+                    return Ok("init".into());
                 }
+                let r = inactive[self.rng.below(inactive.len() as u64) as usize];
+                let handle = self.m.reqs[r].handle;
+                match self.m.reqs[r].what {
+                    What::Send { .. } => {
+                        let result = self.u.start(handle, data.clone());
+                        match (self.start_send(r, data), result) {
+                            (Ok(()), Ok(())) => {}
+                            (Err(()), Err(Error::BufferSpace { .. })) => {}
+                            (model, engine) => {
+                                return Err(format!("start send: {engine:?}, model {model:?}"));
+                            }
+                        }
+                    }
+                    What::Recv { .. } => {
+                        self.u
+                            .start(handle, vec![])
+                            .map_err(|e| format!("start recv: {e}"))?;
+                        self.start_recv(r);
+                    }
+                }
+                Ok("start".into())
+            }
+            10 | 11 => {
+                let Some(r) = self.pick_live() else {
+                    return Ok("wait/test: none".into());
+                };
+                let handle = self.m.reqs[r].handle;
+                if self.rng.below(2) == 0 {
+                    match (self.u.wait(Some(handle)), &self.m.reqs[r].expect) {
+                        (Err(Error::NeverCompletes(_)), Expect::Pending) => {}
+                        (Ok(c), _) => self.report(r, &c, "wait")?,
+                        (other, expect) => {
+                            return Err(format!("wait: {other:?}, model {expect:?}"))
+                        }
+                    }
+                } else {
+                    match self
+                        .u
+                        .test(Some(handle))
+                        .map_err(|e| format!("test: {e}"))?
+                    {
+                        None if self.m.reqs[r].expect == Expect::Pending => {}
+                        Some(c) => self.report(r, &c, "test")?,
+                        None => return Err("test: not complete, the model says done".into()),
+                    }
+                }
+                Ok("wait/test".into())
+            }
+            12 => {
+                // Waitany over the live requests (some as null ones, which it skips).
+                let live = self.live();
+                let handles: Vec<Option<Request>> = live
+                    .iter()
+                    .map(|&r| (self.rng.below(5) != 0).then_some(self.m.reqs[r].handle))
+                    .collect();
+                let counted: Vec<usize> = (0..live.len())
+                    .filter(|&k| {
+                        handles[k].is_some() && self.m.reqs[live[k]].expect != Expect::Inactive
+                    })
+                    .collect();
+                let first = counted
+                    .iter()
+                    .copied()
+                    .find(|&k| matches!(self.m.reqs[live[k]].expect, Expect::Done(..)));
+                match (self.u.waitany(&handles), counted.is_empty(), first) {
+                    (Ok(None), true, _) => {}
+                    (Ok(Some((k, c))), false, Some(f)) if k == f => {
+                        self.report(live[k], &c, "waitany")?
+                    }
+                    (Err(Error::NeverCompletes(_)), false, None) => {}
+                    (other, undefined, first) => {
+                        return Err(format!(
+                            "waitany: {other:?}, model: undefined {undefined}, first {first:?}"
+                        ))
+                    }
+                }
+                Ok("waitany".into())
+            }
+            _ => {
+                let live = self.live();
+                let handles: Vec<Option<Request>> =
+                    live.iter().map(|&i| Some(self.m.reqs[i].handle)).collect();
+                let done = self
+                    .u
+                    .testsome(&handles)
+                    .map_err(|e| format!("testsome: {e}"))?;
+                let active = live
+                    .iter()
+                    .any(|&r| self.m.reqs[r].expect != Expect::Inactive);
+                let expected: Vec<usize> = (0..live.len())
+                    .filter(|&k| matches!(self.m.reqs[live[k]].expect, Expect::Done(..)))
+                    .collect();
+                match done {
+                    None if !active => {}
+                    Some(list) if active => {
+                        let indices: Vec<usize> = list.iter().map(|(k, _)| *k).collect();
+                        if indices != expected {
+                            return Err(format!("testsome: {indices:?}, model {expected:?}"));
+                        }
+                        for (k, c) in list {
+                            self.report(live[k], &c, "testsome")?;
+                        }
+                    }
+                    other => return Err(format!("testsome: {other:?}, model active {active}")),
+                }
+                Ok("testsome".into())
             }
         }
     }
@@ -441,19 +627,39 @@ impl Program {
         if count != live {
             return Err(format!("{count} requests, model {live}"));
         }
+        let usage = self
+            .u
+            .buffer_usage(BufferScope::Process)
+            .map_err(|e| e.to_string())?;
+        if usage != Some((self.m.buffer_used, BUFFER)) {
+            return Err(format!(
+                "buffer usage {usage:?}, model {}",
+                self.m.buffer_used
+            ));
+        }
         Ok(())
     }
 }
 
-fn run(seed: u64, steps: usize) -> Result<(), String> {
+fn program(seed: u64) -> Result<Program, String> {
     let u = Universe::new(ThreadLevel::Single);
     let dup = u.comm_dup(Comm::WORLD).map_err(|e| e.to_string())?;
-    let mut program = Program {
+    let buffer = AttachedBuffer::Memory {
+        address: 0x1000,
+        size: BUFFER,
+    };
+    u.buffer_attach(BufferScope::Process, buffer)
+        .map_err(|e| e.to_string())?;
+    Ok(Program {
         u,
         comms: [Comm::WORLD, Comm::SELF, dup],
         m: Model::default(),
         rng: Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
-    };
+    })
+}
+
+fn run(seed: u64, steps: usize) -> Result<(), String> {
+    let mut program = program(seed)?;
     for step in 0..steps {
         let what = program
             .step()
@@ -491,33 +697,51 @@ fn matching_agrees_with_the_reference_model() {
 
 #[test]
 fn the_model_is_not_vacuous() {
-    // The programs exercise every kind of outcome: this fixed seed's program receives data,
-    // truncates, cancels and meets calls that can never complete.
-    let u = Universe::new(ThreadLevel::Single);
-    let dup = u.comm_dup(Comm::SELF).unwrap();
-    let mut program = Program {
-        u,
-        comms: [Comm::WORLD, Comm::SELF, dup],
-        m: Model::default(),
-        rng: Rng(0x1234_5678_9abc_def1),
-    };
+    // One fixed program runs every kind of operation, and meets truncation, cancellation,
+    // a full buffer and calls that can never complete.
+    let mut program = program(0x1234_5678).unwrap();
     let mut seen = std::collections::HashSet::new();
-    for _ in 0..2000 {
-        seen.insert(program.step().unwrap());
+    let (mut truncated, mut cancelled, mut full, mut never) = (0, 0, 0, 0);
+    for _ in 0..3000 {
+        let before = program.m.reqs.clone();
+        let what = program.step().unwrap();
         program.invariants().unwrap();
+        for (old, new) in before.iter().zip(&program.m.reqs) {
+            if let (Expect::Pending, Expect::Done(status, _)) = (&old.expect, &new.expect) {
+                truncated += usize::from(status.error == ErrorClass::Truncate as i32);
+                cancelled += usize::from(status.cancelled);
+            }
+        }
+        full += usize::from(program.m.buffer_used + BSEND_OVERHEAD > BUFFER);
+        let probe = Envelope {
+            rank: 0,
+            tag: 99,
+            comm: Comm::WORLD,
+        };
+        never += usize::from(matches!(
+            program.u.recv(UserBuffer::bytes(0), probe),
+            Err(Error::NeverCompletes(_))
+        ));
+        seen.insert(what);
     }
     for what in [
-        "send",
-        "ssend",
-        "isend sync=true",
-        "isend sync=false",
+        "send Standard",
+        "send Buffered",
+        "send Synchronous",
+        "isend Standard",
+        "isend Buffered",
+        "isend Synchronous",
         "irecv",
         "recv",
         "iprobe",
         "cancel",
+        "init",
+        "start",
         "wait/test",
+        "waitany",
         "testsome",
     ] {
         assert!(seen.contains(what), "{what} never ran: {seen:?}");
     }
+    assert!(truncated > 0 && cancelled > 0 && full > 0 && never > 0);
 }

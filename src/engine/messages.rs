@@ -368,7 +368,10 @@ impl State {
                 ..
             }) = self.requests.get_mut(request)
             {
-                *m = None;
+                // A persistent send started again since has a newer message of its own.
+                if *m == Some(message.id) {
+                    *m = None;
+                }
             }
         }
         if let Some(sync) = message.sync {
