@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::super::requests::{Completion, GeneralizedRequest, Status, UserBuffer};
-use super::super::{Comm, Error, ErrorClass, Request, ThreadLevel, Universe};
+use super::super::{Comm, Error, ErrorClass, ThreadLevel, Universe};
 use super::*;
 
 fn me(tag: i32) -> Envelope {
@@ -661,7 +661,40 @@ fn under_thread_multiple_a_blocked_receive_waits_for_another_thread() {
     let got = u.recv(cap(4), me(0)).unwrap();
     assert_eq!(bytes(&got), b"late");
     sender.join().unwrap();
-    let _: Option<Request> = None;
+}
+
+#[test]
+fn under_thread_multiple_two_threads_ping_pong_in_order() {
+    let u = Arc::new(Universe::new(ThreadLevel::Multiple));
+    const ROUNDS: u32 = 300;
+    let dup = u.comm_dup(Comm::WORLD).unwrap();
+    let pong = Envelope { comm: dup, ..me(0) };
+    let partner = {
+        let u = u.clone();
+        std::thread::spawn(move || {
+            for round in 0..ROUNDS {
+                let got = u.recv(cap(4), me(0)).unwrap();
+                assert_eq!(bytes(&got), round.to_le_bytes());
+                u.send(SendMode::Synchronous, &round.to_le_bytes(), pong)
+                    .unwrap();
+            }
+        })
+    };
+    for round in 0..ROUNDS {
+        // Alternately a synchronous send the partner's receive completes, and a standard one.
+        let mode = if round % 2 == 0 {
+            SendMode::Synchronous
+        } else {
+            SendMode::Standard
+        };
+        u.send(mode, &round.to_le_bytes(), me(0)).unwrap();
+        let back = u.irecv(cap(4), pong).unwrap();
+        let got = u.waitany(&[None, Some(back)]).unwrap().unwrap();
+        assert_eq!((got.0, bytes(&got.1)), (1, &round.to_le_bytes()[..]));
+    }
+    partner.join().unwrap();
+    assert_eq!(u.pending_messages().unwrap(), 0);
+    assert_eq!(u.request_count().unwrap(), 0);
 }
 
 #[test]

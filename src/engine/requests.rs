@@ -894,8 +894,8 @@ impl Universe {
             .map_err(|code| Error::Callback { kind: "free", code })
     }
 
-    /// Whether a request is persistent and inactive, active, or complete (for shells and
-    /// tests): `None` for a request that does not exist.
+    /// Whether a request is active or complete, not an inactive persistent one (for shells
+    /// and tests); [`Error::InvalidRequest`] for a request that does not exist.
     pub fn request_is_active(&self, request: Request) -> Result<bool> {
         Ok(!self.lock()?.request(request)?.is_inactive())
     }
