@@ -726,6 +726,34 @@ impl Universe {
         self.finish_peek(peeked)
     }
 
+    /// The data of a complete receive, handed out once, before a wait or test reports the
+    /// request: for a shell whose `MPI_Request_get_status` (or `_any`, `_all`, `_some`) just
+    /// said the receive is complete, so that the buffer holds the message from then on, as
+    /// the standard says. The later report carries no delivery. `None` if the request is not
+    /// complete or has nothing (more) to deliver.
+    ///
+    /// ```
+    /// use mpiattr::{Comm, Envelope, SendMode, ThreadLevel, Universe, UserBuffer};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let me = Envelope { rank: 0, tag: 0, comm: Comm::WORLD };
+    /// let request = universe.irecv(UserBuffer::bytes(2), me)?;
+    /// universe.send(SendMode::Standard, b"hi", me)?;
+    /// assert!(universe.request_get_status(Some(request))?.is_some());
+    /// assert_eq!(universe.take_delivery(request)?.unwrap().bytes, b"hi");
+    /// assert_eq!(universe.take_delivery(request)?, None);
+    /// let done = universe.wait(Some(request))?;
+    /// assert_eq!((done.status.bytes, done.delivery), (2, None));
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
+    pub fn take_delivery(&self, request: Request) -> Result<Option<Delivery>> {
+        let mut state = self.lock()?;
+        Ok(match &mut state.request_mut(request)?.phase {
+            Phase::Done(completion) => completion.delivery.take(),
+            _ => None,
+        })
+    }
+
     /// `MPI_Request_get_status_any`: `(flag, (index, status))` as [`Universe::testany`],
     /// reporting nothing.
     pub fn request_get_status_any(
