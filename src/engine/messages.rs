@@ -635,18 +635,16 @@ impl Universe {
             if check_envelope(&to, false)? {
                 return Ok(());
             }
-            if mode != SendMode::Synchronous
-                || state.find_posted(to.comm.0, to.tag).is_some()
-                || !self.may_wait(false)
-            {
-                if mode == SendMode::Synchronous && state.find_posted(to.comm.0, to.tag).is_none() {
-                    return Err(Error::NeverCompletes(
-                        "MPI_Ssend: no receive matches it, and nothing else in this process can post one",
-                    ));
-                }
+            let posted = state.find_posted(to.comm.0, to.tag).is_some();
+            if mode != SendMode::Synchronous || posted {
                 state.post_send(mode, data.to_vec(), &to, None)?;
                 self.progressed();
                 return Ok(());
+            }
+            if !self.may_wait(false) {
+                return Err(Error::NeverCompletes(
+                    "MPI_Ssend: no receive matches it, and nothing else in this process can post one",
+                ));
             }
         }
         // A synchronous send that another thread may yet receive.
