@@ -434,9 +434,11 @@ impl Universe {
         }
     }
 
-    /// Tells waiting threads that something changed (with the state lock held).
+    /// Tells waiting threads that something changed (with the state lock held). A thread
+    /// counts itself among the waiters and reads the counter under the state lock, so with
+    /// none counted there is no one to wake.
     pub(crate) fn progressed(&self) {
-        if self.thread_level() == ThreadLevel::Multiple {
+        if self.progress.waiting.load(Ordering::SeqCst) > 0 {
             self.progress.bump();
         }
     }
