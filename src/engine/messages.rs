@@ -538,9 +538,15 @@ impl State {
         let send = p.send;
         let peer = p.peer;
         let round = p.round;
+        let empty = (p.partitions == 0).then(|| received(p.buffer, p.envelope.tag, Vec::new()));
         let entry = self.requests.get_mut(id).ok_or(Error::InvalidRequest)?;
         if proc_null {
             entry.phase = Phase::Done(Box::new(proc_null_completion()));
+            return Ok(());
+        }
+        if let Some(received) = empty {
+            // No partitions: nothing to wait for on either side.
+            entry.phase = Phase::Done(Box::new(if send { Completion::empty() } else { received }));
             return Ok(());
         }
         entry.phase = Phase::Active;
@@ -1063,7 +1069,7 @@ impl Universe {
         state.context(envelope.comm)?;
         let proc_null = check_envelope(&envelope, false)?;
         buffer.check()?;
-        if partitions == 0 || partitions > i32::MAX as usize {
+        if partitions > i32::MAX as usize {
             return Err(Error::InvalidCount);
         }
         let total = (buffer.bytes as usize)

@@ -739,3 +739,15 @@ fn freeing_a_communicator_leaves_its_operations_to_complete() {
     u.cancel(receive).unwrap();
     assert!(u.wait(Some(receive)).unwrap().status.cancelled);
 }
+
+#[test]
+fn partitioned_with_no_partitions_completes_at_start() {
+    let u = universe();
+    let send = u.psend_init(0, cap(4), me(5)).unwrap();
+    let receive = u.precv_init(0, cap(4), me(5)).unwrap();
+    u.startall(vec![(receive, vec![]), (send, vec![])]).unwrap();
+    let done = u.waitall(&[Some(send), Some(receive)]).unwrap();
+    assert_eq!((done[1].status.tag, done[1].status.bytes), (5, 0));
+    assert_eq!(bytes(&done[1]), b"");
+    assert!(u.parrived(receive, 0).is_err(), "no partition 0");
+}
