@@ -130,6 +130,7 @@ programs!(
     keyval_kinds,
     keyval_lifecycle,
     longjmp_callbacks,
+    longjmp_nested,
     names,
     predefined_attrs,
     profiling,

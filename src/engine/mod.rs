@@ -420,6 +420,19 @@ pub(crate) fn note_call_return(previous: CallEntry) {
     });
 }
 
+/// Runs a user callback for the thread's current call, which is again the current call when
+/// the callback returns: a call made by the callback that never returned (its own callback
+/// `longjmp`ed to a `setjmp` inside this callback) is no longer taken for the current one, so
+/// the callbacks this call runs next are noted with the right call and are not taken for gone
+/// when they call in.
+#[inline(always)]
+fn returning_to_this_call<T>(callback: impl FnOnce() -> T) -> T {
+    let call = current_call();
+    let outcome = callback();
+    note_call_return(call);
+    outcome
+}
+
 impl State {
     fn empty(keyvals: Registry) -> State {
         State {
@@ -1306,7 +1319,9 @@ impl Universe {
                 }
             }
         };
-        let outcome = callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language));
+        let outcome = returning_to_this_call(|| {
+            callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language))
+        });
         let mut state = self.lock()?;
         state.end_callback(marker);
         let Ok(data) = state.object_mut(kind, id) else {
@@ -1432,7 +1447,10 @@ impl Universe {
                 CopyAction::Call(callback) => {
                     drop(state);
                     let shown = value.view(language);
-                    match callback.copy(self, AnyObject::new(kind, source), keyval, shown) {
+                    let copied = returning_to_this_call(|| {
+                        callback.copy(self, AnyObject::new(kind, source), keyval, shown)
+                    });
+                    match copied {
                         Err(code) => return Err(Error::Callback { kind: "copy", code }),
                         Ok(None) => return Ok(()),
                         Ok(Some(produced)) => value.copied(language, shown, produced),
