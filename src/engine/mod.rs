@@ -358,12 +358,13 @@ enum HalfDone {
 }
 
 /// Where a call from C or Fortran entered the library: an address in the entry point's frame
-/// (stacks grow down), and a number that tells the thread's calls apart. Zero for a Rust
-/// program.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// (stacks grow down), a number that tells the thread's calls apart, and the function's name
+/// (for the message of a callback that unwinds). Zero and empty for a Rust program.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct CallEntry {
     address: usize,
     count: u64,
+    name: &'static str,
 }
 
 /// The thread's call from C or Fortran under way (the innermost, when a callback calls), and
@@ -377,7 +378,7 @@ struct Calls {
 thread_local! {
     static CALLS: std::cell::Cell<Calls> = const {
         std::cell::Cell::new(Calls {
-            current: CallEntry { address: 0, count: 0 },
+            current: CallEntry { address: 0, count: 0, name: "" },
             made: 0,
         })
     };
@@ -388,12 +389,18 @@ fn current_call() -> CallEntry {
     CALLS.with(|calls| calls.get().current)
 }
 
-/// Notes that a call from C or Fortran enters the library, with `anchor` a local of its entry
-/// point's frame: a callback left by `longjmp` is recognised by it (see
+/// The name of the thread's call from C or Fortran under way (`MPI_Comm_free`), empty if
+/// none was noted.
+pub(crate) fn current_call_name() -> &'static str {
+    current_call().name
+}
+
+/// Notes that the call `name` from C or Fortran enters the library, with `anchor` a local of
+/// its entry point's frame: a callback left by `longjmp` is recognised by it (see
 /// [`State::recover_callbacks`]). Returns what to give [`note_call_return`] when the call
 /// returns (a call made by a callback returns into the call that ran the callback).
 #[inline(always)]
-pub(crate) fn note_call_entry(anchor: &u8) -> CallEntry {
+pub(crate) fn note_call_entry(anchor: &u8, name: &'static str) -> CallEntry {
     CALLS.with(|calls| {
         let Calls { current, made } = calls.get();
         let made = made.wrapping_add(1);
@@ -401,6 +408,7 @@ pub(crate) fn note_call_entry(anchor: &u8) -> CallEntry {
             current: CallEntry {
                 address: anchor as *const u8 as usize,
                 count: made,
+                name,
             },
             made,
         });

@@ -18,6 +18,7 @@ use crate::engine::{
 
 pub(crate) mod args;
 pub(crate) mod handles;
+pub(crate) mod unwind;
 
 pub(crate) use args::{Arg, Out};
 
@@ -155,7 +156,7 @@ fn raise(name: &str, target: Target, describe: impl FnOnce(&mut String), error: 
 /// The panic boundary and error path of every entry point that returns an error code.
 #[inline(always)]
 pub(crate) fn call(
-    name: &str,
+    name: &'static str,
     target: impl FnOnce() -> Target,
     describe: impl FnOnce(&mut String),
     body: impl FnOnce() -> Result<()>,
@@ -166,7 +167,7 @@ pub(crate) fn call(
     // costs a few nanoseconds).
     let previous = current()
         .filter(|universe| universe.has_callbacks())
-        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor)));
+        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor), name));
     let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(Error::Internal(
         "a panic was caught at the library boundary",
     )));
