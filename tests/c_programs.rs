@@ -131,6 +131,7 @@ programs!(
     keyval_lifecycle,
     longjmp_callbacks,
     longjmp_nested,
+    longjmp_thread,
     names,
     predefined_attrs,
     profiling,

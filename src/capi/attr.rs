@@ -47,13 +47,7 @@ impl CopyCallback for CCopy {
     ) -> Result<Option<Word>, i32> {
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
-        let guard = MustReturn {
-            what: "copy",
-            function: self.function as usize,
-            keyval,
-            object,
-            fortran: false,
-        };
+        let guard = MustReturn::new("copy", self.function as usize, keyval, object, false);
         // SAFETY: the user's callback, called with the arguments the standard gives it; the
         // out-pointers point at locals that outlive the call.
         let code = unsafe {
@@ -88,13 +82,7 @@ impl DeleteCallback for CDelete {
         keyval: Keyval,
         value: Word,
     ) -> Result<(), i32> {
-        let guard = MustReturn {
-            what: "delete",
-            function: self.function as usize,
-            keyval,
-            object,
-            fortran: false,
-        };
+        let guard = MustReturn::new("delete", self.function as usize, keyval, object, false);
         // SAFETY: the user's callback, called with the arguments the standard gives it.
         let code = unsafe {
             (self.function)(

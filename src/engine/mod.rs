@@ -328,12 +328,14 @@ struct State {
 }
 
 /// A user callback under way: the thread running it, the call from C or Fortran that ran it
-/// (see [`CallEntry`]), a number that tells it from the others, and what that call left
-/// half-done.
+/// (see [`CallEntry`]), an address in the library's frame that runs it (stacks grow down:
+/// while the callback runs, every call it makes enters below), a number that tells it from
+/// the others, and what that call left half-done.
 #[derive(Debug)]
 struct InFlight {
     thread: usize,
     call: CallEntry,
+    frame: usize,
     number: u64,
     half_done: HalfDone,
 }
@@ -457,7 +459,9 @@ impl State {
 
     /// Notes that a user callback is about to run, leaving `half_done` until it returns; the
     /// number to give [`State::end_callback`].
-    fn begin_callback(&mut self, half_done: HalfDone) -> u64 {
+    /// `frame` is a local of the library's frame that calls the callback (or calls down to
+    /// it), alive until it returns.
+    fn begin_callback(&mut self, half_done: HalfDone, frame: &u8) -> u64 {
         let number = self
             .in_flight
             .last()
@@ -465,6 +469,7 @@ impl State {
         self.in_flight.push(InFlight {
             thread: lock::current_thread(),
             call: current_call(),
+            frame: frame as *const u8 as usize,
             number,
             half_done,
         });
@@ -480,10 +485,11 @@ impl State {
 
     /// Undoes what callbacks of this thread that can no longer return left half-done. A
     /// callback still running can only call into the library from below its own frames, so
-    /// every call it makes enters below the entry of the call that ran it. A callback noted
-    /// by an earlier call that entered at or below where the current call entered is gone:
-    /// the stack was unwound past it (by `longjmp`). (A program that calls in again from
-    /// deeper than that earlier call is recovered at a later call made from as high up.)
+    /// every call it makes enters below the library's frame that runs it. A callback noted
+    /// by an earlier call whose running frame is at or below where the current call entered
+    /// is gone: the stack was unwound past it (by `longjmp`). (A program that calls in again
+    /// from deeper than that frame is recovered at a later call made from higher up, or when
+    /// the thread ends: see [`Universe::thread_ends`].)
     /// Each half-done call then ends as if its callback had failed: a value being deleted
     /// stays (its delete callback runs again when it is next deleted), an object being freed
     /// stays valid with the values not yet deleted, and a new object being copied into is
@@ -493,10 +499,14 @@ impl State {
     fn recover_callbacks(&mut self) {
         let here = current_call();
         let thread = lock::current_thread();
-        let gone = |f: &InFlight| {
-            f.thread == thread && f.call.count != here.count && f.call.address <= here.address
-        };
-        while let Some(at) = self.in_flight.iter().rposition(gone) {
+        self.recover_where(|f| {
+            f.thread == thread && f.call.count != here.count && f.frame <= here.address
+        });
+    }
+
+    /// Ends, as [`State::recover_callbacks`] does, the calls of `gone` callbacks.
+    fn recover_where(&mut self, gone: impl Fn(&InFlight) -> bool) {
+        while let Some(at) = self.in_flight.iter().rposition(&gone) {
             let stuck = self.in_flight.remove(at);
             match stuck.half_done {
                 HalfDone::Delete { kind, id, keyval } => {
@@ -927,6 +937,18 @@ impl Universe {
         state.keyvals.create(spec)
     }
 
+    /// The calling thread ends: a callback it ran that never returned (it `longjmp`ed out)
+    /// is gone, and its call ends as [`State::recover_callbacks`] ends it, instead of waiting
+    /// for a later call of the thread that will never come. (The C and Fortran shells call
+    /// this from a thread-local's destructor, only on threads where a callback did not
+    /// return.)
+    pub(crate) fn thread_ends(&self) {
+        let thread = lock::current_thread();
+        if let Ok(mut state) = self.state.lock() {
+            state.recover_where(|f| f.thread == thread);
+        }
+    }
+
     /// Whether a keyval with a callback has ever been made: only then can a call run user
     /// code, and need [`note_call_entry`].
     #[inline(always)]
@@ -1298,6 +1320,8 @@ impl Universe {
         keyval: Keyval,
         replacement: Option<Stored>,
     ) -> Result<Deleted> {
+        // In this frame, which runs the callback (see `InFlight`).
+        let frame = 0u8;
         let (callback, language, value, marker) = {
             let mut state = self.lock()?;
             let data = state.object(kind, id)?;
@@ -1322,7 +1346,10 @@ impl Universe {
                     let value = state.held(kind, id, keyval, language)?;
                     let entry = state.object_mut(kind, id)?.attrs.get_mut(keyval);
                     entry.expect("just found").set_deleting(true);
-                    let marker = state.begin_callback(HalfDone::Delete { kind, id, keyval });
+                    let marker = state.begin_callback(
+                        HalfDone::Delete { kind, id, keyval },
+                        std::hint::black_box(&frame),
+                    );
                     (callback, language, value, marker)
                 }
             }
@@ -1397,6 +1424,8 @@ impl Universe {
     /// Copies the attributes of `source` onto the new object `target`, in the order they were
     /// set, calling copy callbacks with no lock held. On failure the caller discards `target`.
     fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
+        // In this frame, which calls down to the callbacks (see `InFlight`).
+        let frame = 0u8;
         let (order, marker) = {
             let mut state = self.lock()?;
             let order = state.object(kind, source)?.attrs.keyvals_by_age();
@@ -1405,11 +1434,14 @@ impl Universe {
                 state.keyvals.acquire(*keyval);
             }
             let pinned = order.clone();
-            let marker = state.begin_callback(HalfDone::Copy {
-                kind,
-                target,
-                pinned,
-            });
+            let marker = state.begin_callback(
+                HalfDone::Copy {
+                    kind,
+                    target,
+                    pinned,
+                },
+                std::hint::black_box(&frame),
+            );
             (order, marker)
         };
         let mut result = Ok(());
@@ -1518,6 +1550,8 @@ impl Universe {
     /// it all happens in one critical section. If a delete callback fails, the others are
     /// still tried, the failed values stay, and the object stays valid.
     fn free_object(&self, kind: ObjectKind, id: Id) -> Result<()> {
+        // In this frame, which calls down to the callbacks (see `InFlight`).
+        let frame = 0u8;
         let marker = {
             let mut state = self.lock()?;
             let data = state.object_mut(kind, id)?;
@@ -1532,7 +1566,7 @@ impl Universe {
                 return Ok(());
             }
             state.object_mut(kind, id)?.freeing = true;
-            state.begin_callback(HalfDone::Free { kind, id })
+            state.begin_callback(HalfDone::Free { kind, id }, std::hint::black_box(&frame))
         };
         let deleted = self.delete_all(kind, id);
         let mut state = self.lock()?;

@@ -2,6 +2,7 @@
 //! as the callback sees it, and [`MustReturn`], which stops an unwind coming out of the
 //! callback.
 
+use std::cell::Cell;
 use std::ffi::c_void;
 
 use super::handles::{encode_handle, fortran_value, CHandle};
@@ -37,21 +38,62 @@ pub(crate) fn fortran_handle(object: AnyObject) -> Fint {
 /// some catch block.
 pub(crate) struct MustReturn {
     /// "copy" or "delete".
-    pub(crate) what: &'static str,
+    what: &'static str,
     /// The callback's address.
-    pub(crate) function: usize,
-    pub(crate) keyval: Keyval,
-    pub(crate) object: AnyObject,
+    function: usize,
+    keyval: Keyval,
+    object: AnyObject,
     /// A Fortran callback: the object is named by its Fortran integer, as the callback saw it.
-    pub(crate) fortran: bool,
+    fortran: bool,
 }
 
 impl MustReturn {
+    /// Arms the guard as the callback is called.
+    #[inline(always)]
+    pub(crate) fn new(
+        what: &'static str,
+        function: usize,
+        keyval: Keyval,
+        object: AnyObject,
+        fortran: bool,
+    ) -> MustReturn {
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
+        MustReturn {
+            what,
+            function,
+            keyval,
+            object,
+            fortran,
+        }
+    }
+
     /// The callback returned.
     #[inline(always)]
     pub(crate) fn returned(self) {
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
         std::mem::forget(self);
     }
+}
+
+/// How many callbacks the thread has called that have not returned: those running, and those
+/// left by `longjmp`, which never return.
+struct Unreturned(Cell<usize>);
+
+impl Drop for Unreturned {
+    /// The thread ends: a callback of it that has not returned never will (it was left by
+    /// `longjmp`); what its call left half-done is finished now, or it would stay so for the
+    /// rest of the program (the library finishes it at the thread's next call otherwise).
+    fn drop(&mut self) {
+        if self.0.get() != 0 {
+            if let Some(universe) = super::current() {
+                universe.thread_ends();
+            }
+        }
+    }
+}
+
+thread_local! {
+    static UNRETURNED: Unreturned = const { Unreturned(Cell::new(0)) };
 }
 
 impl Drop for MustReturn {

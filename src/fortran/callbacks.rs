@@ -136,13 +136,7 @@ impl<T: Width> CopyCallback for FortranCopy<T> {
         keyval: Keyval,
         value: Word,
     ) -> std::result::Result<Option<Word>, i32> {
-        let guard = MustReturn {
-            what: "copy",
-            function: self.function as usize,
-            keyval,
-            object,
-            fortran: true,
-        };
+        let guard = MustReturn::new("copy", self.function as usize, keyval, object, true);
         // Every argument is a local of this frame (the extra state aside): whatever the
         // callback writes through them touches nothing of the library's.
         let mut handle = fortran_handle(object);
@@ -186,13 +180,7 @@ impl<T: Width> DeleteCallback for FortranDelete<T> {
         keyval: Keyval,
         value: Word,
     ) -> std::result::Result<(), i32> {
-        let guard = MustReturn {
-            what: "delete",
-            function: self.function as usize,
-            keyval,
-            object,
-            fortran: true,
-        };
+        let guard = MustReturn::new("delete", self.function as usize, keyval, object, true);
         let mut handle = fortran_handle(object);
         let mut keyval = keyval.0 as Fint;
         let mut value = T::from_word(value);
