@@ -34,8 +34,10 @@ mod typed;
 pub(crate) mod valgrind;
 mod value;
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 pub use error::{Error, ErrorClass, HandleProblem, Result};
@@ -358,6 +360,10 @@ enum HalfDone {
         pinned: Vec<Keyval>,
     },
 }
+
+/// A user callback panicked: the panic, caught while the engine puts back what the call had
+/// half-done, to go on unwinding once it has.
+struct Unwound(Box<dyn Any + Send>);
 
 /// Where a call from C or Fortran entered the library: an address in the entry point's frame
 /// (stacks grow down), a number that tells the thread's calls apart, and the function's name
@@ -1355,10 +1361,28 @@ impl Universe {
             }
         };
         let outcome = returning_to_this_call(|| {
-            callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language))
+            catch_unwind(AssertUnwindSafe(|| {
+                callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language))
+            }))
         });
         let mut state = self.lock()?;
         state.end_callback(marker);
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            // A callback that panicked ends as one that failed (the value stays), then the
+            // panic goes on to the caller.
+            Err(panic) => {
+                let entry = state
+                    .object_mut(kind, id)
+                    .ok()
+                    .and_then(|data| data.attrs.get_mut(keyval));
+                if let Some(entry) = entry.filter(|entry| entry.deleting()) {
+                    entry.set_deleting(false);
+                }
+                drop(state);
+                resume_unwind(panic)
+            }
+        };
         let Ok(data) = state.object_mut(kind, id) else {
             return Ok(Deleted::Nothing);
         };
@@ -1422,8 +1446,16 @@ impl Universe {
     // ---- duplication and free ---------------------------------------------------------------
 
     /// Copies the attributes of `source` onto the new object `target`, in the order they were
-    /// set, calling copy callbacks with no lock held. On failure the caller discards `target`.
-    fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
+    /// set, calling copy callbacks with no lock held. On failure the caller discards `target`;
+    /// a callback that panicked fails the copy, with nothing left pinned, and leaves its panic
+    /// in `unwound` for the caller to go on unwinding once `target` is gone.
+    fn copy_attributes(
+        &self,
+        kind: ObjectKind,
+        source: Id,
+        target: Id,
+        unwound: &mut Option<Unwound>,
+    ) -> Result<()> {
         // In this frame, which calls down to the callbacks (see `InFlight`).
         let frame = 0u8;
         let (order, marker) = {
@@ -1444,19 +1476,20 @@ impl Universe {
             );
             (order, marker)
         };
-        let mut result = Ok(());
-        for &keyval in &order {
-            result = self.copy_one(kind, source, target, keyval);
-            if result.is_err() {
-                break;
-            }
-        }
+        let copied = catch_unwind(AssertUnwindSafe(|| {
+            order
+                .iter()
+                .try_for_each(|&keyval| self.copy_one(kind, source, target, keyval))
+        }));
         let mut state = self.lock()?;
         state.end_callback(marker);
         for keyval in order {
             state.keyvals.release(keyval);
         }
-        result
+        copied.unwrap_or_else(|panic| {
+            *unwound = Some(Unwound(panic));
+            Err(Error::Internal("a copy callback panicked"))
+        })
     }
 
     /// Copies one value onto the new object. If the new object already holds a value for the
@@ -1536,14 +1569,23 @@ impl Universe {
             }
             state.insert(kind, copy)?
         };
-        if let Err(error) = self.copy_attributes(kind, source, target) {
-            if self.free_object(kind, target).is_err() {
-                // A delete callback refused: the half-made object still goes, without it.
-                self.lock()?.discard(kind, target);
-            }
-            return Err(error);
+        let mut unwound = None;
+        let Err(error) = self.copy_attributes(kind, source, target, &mut unwound) else {
+            return Ok(target);
+        };
+        // The copies made so far are deleted with their callbacks; if one refuses (or
+        // panics), the half-made object still goes, without it.
+        let freed = catch_unwind(AssertUnwindSafe(|| self.free_object(kind, target)));
+        if !matches!(freed, Ok(Ok(()))) {
+            self.lock()?.discard(kind, target);
         }
-        Ok(target)
+        if let Some(Unwound(panic)) = unwound {
+            resume_unwind(panic);
+        }
+        if let Err(panic) = freed {
+            resume_unwind(panic);
+        }
+        Err(error)
     }
 
     /// Frees an object after deleting its attributes newest first. Without delete callbacks
@@ -1568,12 +1610,28 @@ impl Universe {
             state.object_mut(kind, id)?.freeing = true;
             state.begin_callback(HalfDone::Free { kind, id }, std::hint::black_box(&frame))
         };
-        let deleted = self.delete_all(kind, id);
+        let deleted = catch_unwind(AssertUnwindSafe(|| self.delete_all(kind, id)));
         let mut state = self.lock()?;
         state.end_callback(marker);
-        let data = state.object_mut(kind, id)?;
-        data.freeing = false;
-        deleted?;
+        // After a callback panicked, the object stays valid with the values not yet deleted,
+        // as after one that failed, and the panic goes on to the caller.
+        let data = match (state.object_mut(kind, id), deleted) {
+            (Ok(data), Ok(deleted)) => {
+                data.freeing = false;
+                deleted?;
+                data
+            }
+            (Ok(data), Err(panic)) => {
+                data.freeing = false;
+                drop(state);
+                resume_unwind(panic)
+            }
+            (Err(error), Ok(_)) => return Err(error),
+            (Err(_), Err(panic)) => {
+                drop(state);
+                resume_unwind(panic)
+            }
+        };
         if data.has_user_attributes() {
             // A value whose deletion is under way in an enclosing call.
             return Err(Error::BeingFreed(kind));
