@@ -111,18 +111,21 @@ pub(crate) enum Target {
     SelfComm,
 }
 
-/// The handler an error is raised on. The predefined communicators' handlers are read from
-/// their lock-free copies; another object's from the engine, and when that fails (an invalid
-/// handle, or a lock that refuses this thread) MPI_COMM_SELF's is used: the error path never
-/// depends on the lock that may have refused the call.
+/// The handler an error is raised on: the object's, from the engine; when that fails (an
+/// invalid handle, no universe, or a lock that refuses this thread) a predefined
+/// communicator's from its lock-free copy, and any other object's is MPI_COMM_SELF's: the
+/// error path never depends on the lock that may have refused the call. (The engine comes
+/// first for the predefined communicators too: Rust code may have set their handlers on
+/// [`crate::mpi_universe`], which leaves the copies as they were.)
 fn handler_for(target: Target) -> ErrorHandler {
     let predefined = |comm: Comm| {
         predefined_slot(comm).map(|slot| handler_from_u8(slot.load(Ordering::Relaxed)))
     };
     let own = match target {
-        Target::Comm(comm) => handles::comm(comm)
-            .ok()
-            .and_then(|comm| predefined(comm).or_else(|| universe().ok()?.errhandler(comm).ok())),
+        Target::Comm(comm) => handles::comm(comm).ok().and_then(|comm| {
+            let engine = universe().ok().and_then(|u| u.errhandler(comm).ok());
+            engine.or_else(|| predefined(comm))
+        }),
         Target::Win(win) => handles::win(win)
             .ok()
             .and_then(|win| universe().ok()?.errhandler(win).ok()),
