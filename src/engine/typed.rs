@@ -155,6 +155,28 @@ impl<T> TypedCopy<T> {
 /// let universe = Universe::new(ThreadLevel::Single);
 /// let shared = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Rc<i32>>::Never);
 /// ```
+///
+/// `Send` alone is not enough: a `Cell` is not `Sync`.
+///
+/// ```compile_fail
+/// use std::cell::Cell;
+/// use mpiattr::{ObjectKind, ThreadLevel, TypedCopy, Universe};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let counter = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Cell<i32>>::Never);
+/// ```
+///
+/// (With `Arc<i32>` or `AtomicI32` in their place, both compile.)
+///
+/// ```
+/// use std::sync::{atomic::AtomicI32, Arc};
+/// use mpiattr::{ObjectKind, ThreadLevel, TypedCopy, Universe};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let shared = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Arc<i32>>::Never);
+/// let counter = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<AtomicI32>::Never);
+/// assert!(shared.is_ok() && counter.is_ok());
+/// ```
 pub struct TypedKeyval<T> {
     keyval: Keyval,
     kind: ObjectKind,
