@@ -2118,9 +2118,18 @@ impl Universe {
             (0..datatypes::PREDEFINED.len() as u32)
                 .map(|i| (ObjectKind::Datatype, predefined_id(i))),
         );
+        // A callback that panics ends its object's deletions as one that failed would; the
+        // others still run, and the panic goes on once the universe is finalized.
+        let mut first_panic = None;
         for (kind, id) in order {
-            if let Err(error) = self.delete_all(kind, id) {
-                first_error.get_or_insert(error);
+            match catch_unwind(AssertUnwindSafe(|| self.delete_all(kind, id))) {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => {
+                    first_error.get_or_insert(error);
+                }
+                Err(panic) => {
+                    first_panic.get_or_insert(panic);
+                }
             }
         }
         // Everything else goes without callbacks, and the tables' memory with it: the
@@ -2131,6 +2140,9 @@ impl Universe {
         let released = std::mem::replace(&mut *state, after);
         drop(state);
         drop(released);
+        if let Some(panic) = first_panic {
+            resume_unwind(panic);
+        }
         first_error.map_or(Ok(()), Err)
     }
 

@@ -590,6 +590,42 @@ mod tests {
     }
 
     #[test]
+    fn a_drop_that_panics_in_finalize_still_finalizes() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+
+        let u = Universe::new(ThreadLevel::Single);
+        let kv = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Fragile>::Never)
+            .unwrap();
+        let plain = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::Never)
+            .unwrap();
+        let drops = Arc::new(AtomicUsize::new(0));
+        let fragile = Fragile {
+            clone_panics: false,
+            drop_panics: true,
+            drops: drops.clone(),
+        };
+        let (value, world_drops) = counted(1);
+        u.set_typed(Comm::SELF, &kv, fragile).unwrap();
+        u.set_typed(Comm::WORLD, &plain, value).unwrap();
+        let finalized = catch_unwind(AssertUnwindSafe(|| u.finalize()));
+        assert!(finalized.is_err(), "the panic reaches the caller");
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            world_drops.load(Ordering::SeqCst),
+            1,
+            "MPI_COMM_WORLD's went too"
+        );
+        let after = u.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::Never);
+        assert_eq!(
+            after.err(),
+            Some(Error::Finalized),
+            "finalized all the same"
+        );
+    }
+
+    #[test]
     fn words_set_through_the_number_are_no_typed_values() {
         let u = Universe::new(ThreadLevel::Single);
         let kv = u

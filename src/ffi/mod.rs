@@ -224,10 +224,11 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
 /// Ends the library: MPI_Finalize. The teardown runs while MPI_Finalized is still false.
 pub(crate) fn finalize() -> Result<()> {
     let universe = universe()?;
-    let teardown = universe.finalize();
+    let teardown = catch_unwind(AssertUnwindSafe(|| universe.finalize()));
     CURRENT.store(std::ptr::null_mut(), Ordering::Release);
     PHASE.store(FINALIZED, Ordering::Release);
-    teardown
+    // A Rust delete callback's panic: finalized all the same, then to the panic boundary.
+    teardown.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The value MPI_Query_thread and MPI_Init_thread report for a level.
