@@ -24,10 +24,13 @@
 //! ```
 
 mod attrs;
+pub mod basic;
+mod collectives;
 mod datatypes;
 mod error;
 mod keyval;
 mod lock;
+mod ops;
 mod predefined;
 mod table;
 mod typed;
@@ -40,9 +43,12 @@ use std::fmt;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+pub use basic::{BasicKind, TypeGroup};
+pub use collectives::{Place, Side, Transfer, VSide, WSide};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
+pub use ops::{Op, OpCall, PredefinedOp, UserFunction, UserOp};
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use typed::{TypedCopy, TypedKeyval};
@@ -318,6 +324,7 @@ impl ObjectData {
 struct State {
     objects: [Table<ObjectData>; 3],
     requests: Table<()>,
+    ops: Table<ops::OpData>,
     keyvals: Registry,
     cells: Cells,
     spare: Spare,
@@ -454,6 +461,7 @@ impl State {
         State {
             objects: Default::default(),
             requests: Table::default(),
+            ops: ops::op_table(),
             keyvals,
             cells: Cells::default(),
             spare: Spare::default(),
