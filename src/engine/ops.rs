@@ -145,14 +145,11 @@ impl PredefinedOp {
     }
 
     /// Whether the arithmetic exists here: `MPI_SUM` and `MPI_PROD` have no implementation
-    /// for binary16, long double and binary128 values (real or complex).
+    /// for binary128 values (real or complex).
     fn is_implemented_on(self, kind: BasicKind) -> bool {
         use BasicKind::*;
         !(matches!(self, PredefinedOp::Sum | PredefinedOp::Prod)
-            && matches!(
-                kind,
-                F16 | LongDouble | F128 | ComplexF16 | ComplexLongDouble | ComplexF128
-            ))
+            && matches!(kind, F128 | ComplexF128))
     }
 
     /// Checks that the op can combine values of `signature` in a reduction (`accumulate`
@@ -378,7 +375,11 @@ fn apply_kind(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8])
         Logical16 => integer_op!(u128, op, input, inout),
         F32 => float_op!(f32, op, input, inout),
         F64 => float_op!(f64, op, input, inout),
+        F16 | LongDouble if matches!(op, PredefinedOp::Sum | PredefinedOp::Prod) => {
+            soft_op(op, kind, input, inout)
+        }
         F16 | LongDouble | F128 => wide_float_op(op, kind, input, inout),
+        ComplexF16 | ComplexLongDouble => soft_op(op, kind, input, inout),
         ComplexF32 => complex_op!(f32, op, input, inout),
         ComplexF64 => complex_op!(f64, op, input, inout),
         FloatInt => loc(op, 4, 4, input, inout, cmp_f32, cmp_i32),
@@ -397,7 +398,7 @@ fn apply_kind(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8])
                 loc(op, 4, 4, input, inout, cmp_i32, cmp_i32)
             }
         }
-        ComplexF16 | ComplexLongDouble | ComplexF128 | Char | WChar | Packed => unreachable_op(),
+        ComplexF128 | Char | WChar | Packed => unreachable_op(),
     }
 }
 
@@ -487,7 +488,7 @@ fn wide_key(kind: BasicKind, bytes: &[u8]) -> Option<i128> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-/// MAX and MIN on binary16, long double and binary128 (the only ops checked for them): the
+/// MAX and MIN on binary16, long double and binary128 (SUM and PROD go to [`soft_op`]): the
 /// chosen operand's bytes are copied whole, padding included.
 fn wide_float_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8]) {
     let size = kind.size();
@@ -501,6 +502,51 @@ fn wide_float_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u
             if x.cmp(&y) == better {
                 b.copy_from_slice(a);
             }
+        }
+    }
+}
+
+/// MPI_SUM and MPI_PROD on binary16 and long double values, real or complex, in software
+/// ([`soft`]): each operation rounds once, as the hardware's; a complex product is
+/// `(ar*br - ai*bi, ar*bi + ai*br)` with every step rounded (no fused steps, no special
+/// recovery of infinities). Only the value's bytes are written: inout keeps its padding.
+fn soft_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8]) {
+    let (format, size, width) = match kind {
+        BasicKind::F16 | BasicKind::ComplexF16 => (soft::HALF, 2, 2),
+        _ => (soft::X87, 16, 10),
+    };
+    let load = |bytes: &[u8]| {
+        let mut wide = [0u8; 16];
+        wide[..width].copy_from_slice(&bytes[..width]);
+        u128::from_le_bytes(wide)
+    };
+    let store = |value: u128, bytes: &mut [u8]| {
+        bytes[..width].copy_from_slice(&value.to_le_bytes()[..width]);
+    };
+    let complex = matches!(kind, BasicKind::ComplexF16 | BasicKind::ComplexLongDouble);
+    let element = if complex { 2 * size } else { size };
+    for (a, b) in input
+        .chunks_exact(element)
+        .zip(inout.chunks_exact_mut(element))
+    {
+        match (op, complex) {
+            (PredefinedOp::Sum, false) => store(format.add(load(a), load(b)), b),
+            (PredefinedOp::Prod, false) => store(format.mul(load(a), load(b)), b),
+            (PredefinedOp::Sum, true) => {
+                let re = format.add(load(a), load(b));
+                let im = format.add(load(&a[size..]), load(&b[size..]));
+                store(re, b);
+                store(im, &mut b[size..]);
+            }
+            (PredefinedOp::Prod, true) => {
+                let (ar, ai) = (load(a), load(&a[size..]));
+                let (br, bi) = (load(b), load(&b[size..]));
+                let re = format.add(format.mul(ar, br), format.negate(format.mul(ai, bi)));
+                let im = format.add(format.mul(ar, bi), format.mul(ai, br));
+                store(re, b);
+                store(im, &mut b[size..]);
+            }
+            _ => return unreachable_op(),
         }
     }
 }
@@ -725,5 +771,6 @@ impl Universe {
     }
 }
 
+mod soft;
 #[cfg(test)]
 mod tests;

@@ -52,16 +52,7 @@ fn defined(op: PredefinedOp, kind: BasicKind) -> bool {
 }
 
 fn implemented(op: PredefinedOp, kind: BasicKind) -> bool {
-    !(matches!(op, PredefinedOp::Sum | PredefinedOp::Prod)
-        && [
-            F16,
-            LongDouble,
-            F128,
-            ComplexF16,
-            ComplexLongDouble,
-            ComplexF128,
-        ]
-        .contains(&kind))
+    !(matches!(op, PredefinedOp::Sum | PredefinedOp::Prod) && [F128, ComplexF128].contains(&kind))
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -178,6 +169,12 @@ fn value(rng: &mut Rng, kind: BasicKind) -> (Vec<u8>, f64) {
             }
             (out, first)
         }
+        ComplexF16 | ComplexLongDouble => {
+            let part = if kind == ComplexF16 { F16 } else { LongDouble };
+            let (mut out, x) = value(rng, part);
+            out.extend(value(rng, part).0);
+            (out, x)
+        }
         LongDoubleInt => {
             let (mut out, x) = value(rng, LongDouble);
             out.extend((rng.below(5) as i32).to_le_bytes());
@@ -238,6 +235,48 @@ fn reference(op: PredefinedOp, kind: BasicKind, a: (&[u8], f64), b: (&[u8], f64)
         PredefinedOp::Replace => return ab.to_vec(),
         PredefinedOp::NoOp => return bb.to_vec(),
         _ => {}
+    }
+    let soft_kinds = [F16, LongDouble, ComplexF16, ComplexLongDouble];
+    if matches!(op, PredefinedOp::Sum | PredefinedOp::Prod) && soft_kinds.contains(&kind) {
+        // The arithmetic is checked against the hardware in ops::soft; here, that each value
+        // of the stream gets it and that only the value's bytes are written.
+        let (format, size, width) = if matches!(kind, F16 | ComplexF16) {
+            (super::soft::HALF, 2, 2)
+        } else {
+            (super::soft::X87, 16, 10)
+        };
+        let get = |bytes: &[u8], at: usize| {
+            let mut wide = [0u8; 16];
+            wide[..width].copy_from_slice(&bytes[at..at + width]);
+            u128::from_le_bytes(wide)
+        };
+        let mut out = bb.to_vec();
+        let mut put = |at: usize, value: u128| {
+            out[at..at + width].copy_from_slice(&value.to_le_bytes()[..width]);
+        };
+        let sum = op == PredefinedOp::Sum;
+        if matches!(kind, F16 | LongDouble) {
+            let (x, y) = (get(ab, 0), get(bb, 0));
+            put(
+                0,
+                if sum {
+                    format.add(x, y)
+                } else {
+                    format.mul(x, y)
+                },
+            );
+        } else {
+            let (ar, ai, br, bi) = (get(ab, 0), get(ab, size), get(bb, 0), get(bb, size));
+            if sum {
+                put(0, format.add(ar, br));
+                put(size, format.add(ai, bi));
+            } else {
+                let minus = format.negate(format.mul(ai, bi));
+                put(0, format.add(format.mul(ar, br), minus));
+                put(size, format.add(format.mul(ar, bi), format.mul(ai, br)));
+            }
+        }
+        return out;
     }
     if [F16, LongDouble, F128].contains(&kind) {
         let take_a = match op {
