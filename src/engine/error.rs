@@ -137,14 +137,6 @@ pub enum Error {
         /// The kind of value.
         kind: &'static str,
     },
-    /// A predefined op whose arithmetic mpiattr lacks for a kind of value.
-    #[error("{op} on {kind} values is not implemented")]
-    OpNotImplemented {
-        /// The op's name.
-        op: &'static str,
-        /// The kind of value.
-        kind: &'static str,
-    },
     /// A root that is not a rank of the communicator (every communicator has only rank 0).
     #[error("invalid root {0}: the communicator's only rank is 0")]
     InvalidRoot(i32),
@@ -220,7 +212,6 @@ impl Error {
             | Error::PredefinedOp(_)
             | Error::OpOnlyForAccumulate(_)
             | Error::OpNotDefined { .. } => ErrorClass::Op,
-            Error::OpNotImplemented { .. } => ErrorClass::UnsupportedOperation,
             Error::InvalidRoot(_) => ErrorClass::Root,
             Error::InPlace(_) => ErrorClass::Buffer,
             Error::Truncated { .. } => ErrorClass::Truncate,

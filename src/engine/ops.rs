@@ -144,19 +144,10 @@ impl PredefinedOp {
         }
     }
 
-    /// Whether the arithmetic exists here: `MPI_SUM` and `MPI_PROD` have no implementation
-    /// for binary128 values (real or complex).
-    fn is_implemented_on(self, kind: BasicKind) -> bool {
-        use BasicKind::*;
-        !(matches!(self, PredefinedOp::Sum | PredefinedOp::Prod)
-            && matches!(kind, F128 | ComplexF128))
-    }
-
     /// Checks that the op can combine values of `signature` in a reduction (`accumulate`
     /// false: MPI_REPLACE and MPI_NO_OP are refused) or an accumulate function.
     ///
-    /// Errors: [`Error::OpOnlyForAccumulate`], [`Error::OpNotDefined`] (both `MPI_ERR_OP`),
-    /// [`Error::OpNotImplemented`] (`MPI_ERR_UNSUPPORTED_OPERATION`).
+    /// Errors: [`Error::OpOnlyForAccumulate`], [`Error::OpNotDefined`] (both `MPI_ERR_OP`).
     pub fn check(self, signature: &[BasicKind], accumulate: bool) -> Result<()> {
         if !accumulate && matches!(self, PredefinedOp::Replace | PredefinedOp::NoOp) {
             return Err(Error::OpOnlyForAccumulate(self.name()));
@@ -164,12 +155,6 @@ impl PredefinedOp {
         for kind in signature {
             if !self.is_defined_on(kind.group()) {
                 return Err(Error::OpNotDefined {
-                    op: self.name(),
-                    kind: kind.name(),
-                });
-            }
-            if !self.is_implemented_on(*kind) {
-                return Err(Error::OpNotImplemented {
                     op: self.name(),
                     kind: kind.name(),
                 });
@@ -375,11 +360,11 @@ fn apply_kind(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8])
         Logical16 => integer_op!(u128, op, input, inout),
         F32 => float_op!(f32, op, input, inout),
         F64 => float_op!(f64, op, input, inout),
-        F16 | LongDouble if matches!(op, PredefinedOp::Sum | PredefinedOp::Prod) => {
+        F16 | LongDouble | F128 if matches!(op, PredefinedOp::Sum | PredefinedOp::Prod) => {
             soft_op(op, kind, input, inout)
         }
         F16 | LongDouble | F128 => wide_float_op(op, kind, input, inout),
-        ComplexF16 | ComplexLongDouble => soft_op(op, kind, input, inout),
+        ComplexF16 | ComplexLongDouble | ComplexF128 => soft_op(op, kind, input, inout),
         ComplexF32 => complex_op!(f32, op, input, inout),
         ComplexF64 => complex_op!(f64, op, input, inout),
         FloatInt => loc(op, 4, 4, input, inout, cmp_f32, cmp_i32),
@@ -398,7 +383,7 @@ fn apply_kind(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8])
                 loc(op, 4, 4, input, inout, cmp_i32, cmp_i32)
             }
         }
-        ComplexF128 | Char | WChar | Packed => unreachable_op(),
+        Char | WChar | Packed => unreachable_op(),
     }
 }
 
@@ -506,13 +491,15 @@ fn wide_float_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u
     }
 }
 
-/// MPI_SUM and MPI_PROD on binary16 and long double values, real or complex, in software
+/// MPI_SUM and MPI_PROD on binary16, long double and binary128 values, real or complex, in
+/// software
 /// ([`soft`]): each operation rounds once, as the hardware's; a complex product is
 /// `(ar*br - ai*bi, ar*bi + ai*br)` with every step rounded (no fused steps, no special
 /// recovery of infinities). Only the value's bytes are written: inout keeps its padding.
 fn soft_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8]) {
     let (format, size, width) = match kind {
         BasicKind::F16 | BasicKind::ComplexF16 => (soft::HALF, 2, 2),
+        BasicKind::F128 | BasicKind::ComplexF128 => (soft::QUAD, 16, 16),
         _ => (soft::X87, 16, 10),
     };
     let load = |bytes: &[u8]| {
@@ -523,7 +510,10 @@ fn soft_op(op: PredefinedOp, kind: BasicKind, input: &[u8], inout: &mut [u8]) {
     let store = |value: u128, bytes: &mut [u8]| {
         bytes[..width].copy_from_slice(&value.to_le_bytes()[..width]);
     };
-    let complex = matches!(kind, BasicKind::ComplexF16 | BasicKind::ComplexLongDouble);
+    let complex = matches!(
+        kind,
+        BasicKind::ComplexF16 | BasicKind::ComplexLongDouble | BasicKind::ComplexF128
+    );
     let element = if complex { 2 * size } else { size };
     for (a, b) in input
         .chunks_exact(element)

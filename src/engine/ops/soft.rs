@@ -1,7 +1,7 @@
-//! Addition and multiplication of binary16 and x87 80-bit extended values in software,
-//! correctly rounded to nearest-even as the hardware does (Rust has no such types). A
-//! product of two significands of at most 64 bits is exact in a `u128`, so both formats
-//! need nothing wider; binary128 would, and is left out.
+//! Addition and multiplication of binary16, x87 80-bit extended and binary128 values in
+//! software, correctly rounded to nearest-even as the hardware (or gcc's `__float128`) does:
+//! Rust has no such types. Sums are exact in a `u128` but for a sticky bit; products of up to
+//! 113-bit significands are formed in 256 bits.
 
 /// A binary floating-point format.
 #[derive(Clone, Copy)]
@@ -19,6 +19,13 @@ pub(super) const X87: Format = Format {
     precision: 64,
     exponent_bits: 15,
     explicit: true,
+};
+
+/// IEEE binary128.
+pub(super) const QUAD: Format = Format {
+    precision: 113,
+    exponent_bits: 15,
+    explicit: false,
 };
 
 /// IEEE binary16.
@@ -246,7 +253,18 @@ impl Format {
                     exponent: eb,
                     ..
                 },
-            ) => self.round(sign, ma * mb, ea + eb),
+            ) => {
+                let (high, low) = wide_mul(ma, mb);
+                if high == 0 {
+                    return self.round(sign, low, ea + eb);
+                }
+                // Down to 126 bits, the dropped ones jammed into the lowest: rounding to
+                // at most 113 bits then sees them as a sticky bit.
+                let shift = 128 + (128 - high.leading_zeros()) - 126;
+                let kept = (high << (128 - shift)) | (low >> shift);
+                let sticky = low & ((1 << shift) - 1) != 0;
+                self.round(sign, kept | sticky as u128, ea + eb + shift as i32)
+            }
         }
     }
 
@@ -254,6 +272,18 @@ impl Format {
     pub(super) fn negate(self, a: u128) -> u128 {
         a ^ (1 << self.sign_shift())
     }
+}
+
+/// The 256-bit product of two 128-bit numbers, as (high, low) halves.
+fn wide_mul(a: u128, b: u128) -> (u128, u128) {
+    let split = |x: u128| (x >> 64, x & u64::MAX as u128);
+    let ((ah, al), (bh, bl)) = (split(a), split(b));
+    let (hh, hl, lh, ll) = (ah * bh, ah * bl, al * bh, al * bl);
+    // The middle terms, each below 2^128, and their carries into the high half.
+    let (middle, carry) = hl.overflowing_add(lh);
+    let (low, carry_low) = ll.overflowing_add(middle << 64);
+    let high = hh + (middle >> 64) + ((carry as u128) << 64) + carry_low as u128;
+    (high, low)
 }
 
 #[cfg(test)]
@@ -667,6 +697,429 @@ mod tests {
             assert_eq!(X87.add(b, a), x87(sum), "{b:x} + {a:x}");
             assert_eq!(X87.mul(a, b), x87(product), "{a:x} * {b:x}");
         }
+    }
+
+    fn quad(hex: &str) -> u128 {
+        u128::from_str_radix(
+            &(0..16)
+                .rev()
+                .map(|i| &hex[2 * i..2 * i + 2])
+                .collect::<String>(),
+            16,
+        )
+        .unwrap()
+    }
+
+    /// (a, b, a + b, a * b) as binary128 (16 bytes, little-endian), computed by gcc's
+    /// `__float128` on x86-64, with values of the same sorts as the long doubles.
+    const QUADS: &[(&str, &str, &str, &str)] = &[
+        (
+            "b015defb7509697971bd9a0300000000",
+            "3d06751834bb0af771c3214bcd7bc9bf",
+            "3d06751834bb0af771c3214bcd7bc9bf",
+            "07bee963150000000000000000000080",
+        ),
+        (
+            "0000000000000000000000f899490e40",
+            "0000000000000000000000f899490ec0",
+            "00000000000000000000000000000000",
+            "000000000000000040600a1c5da81dc0",
+        ),
+        (
+            "da75bdfafcde1ebeb139cc7174c60300",
+            "aea22fcb52dcd4fa6b96d27d349a0fc0",
+            "aea22fcb52dcd4fa6b96d27d349a0fc0",
+            "81c98e3cf1fe752f0072a2d6196c1480",
+        ),
+        (
+            "69cff38053f4225bb7d282c79c100180",
+            "69cff38053f4225bb7d282c79c100180",
+            "69cff38053f4225bb7d282c79c100280",
+            "00000000000000000000000000000000",
+        ),
+        (
+            "fe0e44f2f79a126c63f9baff8fe6fcff",
+            "4c619734de2f7dd28e9c1378816612c0",
+            "fe0e44f2f79a126c63f9baff8fe6fcff",
+            "0000000000000000000000000000ff7f",
+        ),
+        (
+            "dd490347c8269adf0e98784ebd54e6bf",
+            "de2e0347c8269adf0e98784ebd54e63f",
+            "000000000000000000000000f0af82bf",
+            "6020e47a26995fbd054a6d6487c5cdbf",
+        ),
+        (
+            "9d8c27e418a9b316c44417a4c9cf2e40",
+            "94322da28bbce190f14d9503b1190280",
+            "9d8c27e418a9b316c44417a4c9cf2e40",
+            "02b08da1eb1481d90fd9050655fe3180",
+        ),
+        (
+            "c9ead964937634125ccb8bdf5b440180",
+            "72e0600f87a0d3df1fcb4f5e13000000",
+            "570a79550cd660323c003c8148440180",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "0000000000000000000000c893251040",
+            "1789244d20b51f2cc565341e81602140",
+            "1789244d20b51f2cc549feb081602140",
+            "275958bffbaa3a0b2a301b453f943240",
+        ),
+        (
+            "7818c0cb5b903ca74886ce834c98d93f",
+            "7818c0cb5b903ca74886ce834c98d9bf",
+            "00000000000000000000000000000000",
+            "60ba6eca4f8b1f2a426980fd9945b4bf",
+        ),
+        (
+            "a8bf7a0271f26564d7a08a68d3d70940",
+            "b13d8e8e229c26378a6dbe743cd7fcff",
+            "b13d8e8e229c26378a6dbe743cd7fcff",
+            "0000000000000000000000000000ffff",
+        ),
+        (
+            "148ac9d84d4140b0001c587810a90000",
+            "148ac9d84d4140b0001c587810a90000",
+            "281493b19b8280600138b0f020520100",
+            "00000000000000000000000000000000",
+        ),
+        (
+            "bed62c34dae3212d93e080d058330180",
+            "9ef3f4a99c30c663f93d1a0839e90300",
+            "eebde91ca6b77d98d405fad3629c0300",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "19d4b5790da9b71af199528756430200",
+            "7bbab5790da9b71af199528756430280",
+            "3c330000000000000000000000000000",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "76e88580c5636089263ebceb92cd0180",
+            "00000000000000000000006e25643540",
+            "00000000000000000000006e25643540",
+            "ec53923e5a3aa8baf67c31e611413880",
+        ),
+        (
+            "57b2ad19363e0234f39c5e9188250200",
+            "8723dc7e8f83e43e009a59673fe0d13f",
+            "8723dc7e8f83e43e009a59673fe0d13f",
+            "c35fe5e06e1d46351100000000000000",
+        ),
+        (
+            "c6f690d0845b7f94aba682aebc19e73f",
+            "26bb20700ed94f3cd0f32a94312c16c0",
+            "2792c922097cd608cef32a94312c16c0",
+            "baa607bdfd1cfb677edcaeac5f4afebf",
+        ),
+        (
+            "ff9420049fcce219160abe34678f0280",
+            "ff9420049fcce219160abe34678f0200",
+            "00000000000000000000000000000000",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "498b28a806e521dc1f280dee054e37c0",
+            "bb4c040a827382bee20a50138fdbf6bf",
+            "ba90d031ced222dc1f280dee054e37c0",
+            "a545439fe18438fdc2a19ad73f362f40",
+        ),
+        (
+            "d4f4570d9a04dba33dee504eeff1fc7f",
+            "d4f4570d9a04dba33dee504eeff1fc7f",
+            "d4f4570d9a04dba33dee504eeff1fd7f",
+            "0000000000000000000000000000ff7f",
+        ),
+        (
+            "dae1396ac58a61853720e10100000000",
+            "20c37de2f7ef5e7ca6f0e1cbc4062dc0",
+            "20c37de2f7ef5e7ca6f0e1cbc4062dc0",
+            "5065287fbbb58c5d9131aad4d8ed1780",
+        ),
+        (
+            "cda54a2524f5c829c6e39cac4f7ffd7f",
+            "6f874a2524f5c829c6e39cac4f7ffdff",
+            "000000000000000000000000e0e5997f",
+            "0000000000000000000000000000ffff",
+        ),
+        (
+            "4b1b3c62b3698ebabdd1edabd064c73f",
+            "a9925e673ad6bdb5cca5f95d2743e73f",
+            "5cfcec21f8a7ab619d0afb5d2743e73f",
+            "c5c091f7477535c86105b3276ac2af3f",
+        ),
+        (
+            "0000000000000000000000f532d91440",
+            "71fb273465eaa62dc7485199c6891cc0",
+            "71fb273465eaa62dc7485c66ed871cc0",
+            "2775bac12f78738209197629ef6b32c0",
+        ),
+        (
+            "0d23e9f791681c390b92392e9f5e1b40",
+            "ac4b1ddffdcffdf63b1af27efee50940",
+            "d49ae86b5166abbfc731b9a79f5e1b40",
+            "e5445c3edc93263ffb6e3011d04c2640",
+        ),
+        (
+            "1c5a9b0e09de81f8a86b430603dcd43f",
+            "65349b0e09de81f8a86b430603dcd4bf",
+            "000000000000000000000000b82d713f",
+            "aa0c17de0d1c730e0cefa99f8dbaaabf",
+        ),
+        (
+            "0000000000000000000000c17bc809c0",
+            "feb295e4db0ea82d1be6590c7214dc3f",
+            "c09226cf309d6f5cf7ffffc07bc809c0",
+            "16420586a2c7dcbe610c36c9f0ece6bf",
+        ),
+        (
+            "29568780f9c4802ad1d5a20b00000080",
+            "29568780f9c4802ad1d5a20b00000080",
+            "52ac0e01f3890155a2ab451700000080",
+            "00000000000000000000000000000000",
+        ),
+        (
+            "d1746ad5d0e6a0eced0d820232000080",
+            "761d3dfed8194818ccfab0964226feff",
+            "761d3dfed8194818ccfab0964226feff",
+            "02c1d3f58fbd32e4078e8c1bdfcbf53f",
+        ),
+        (
+            "27f1caba756efcf405cd2d27d1c613c0",
+            "27f1caba756efcf405cd2d27d1c61340",
+            "00000000000000000000000000000000",
+            "1ca4d4c17272a970fcb8eb40059428c0",
+        ),
+        (
+            "6b6bfe886e9613777d2de2fdcfb5f63f",
+            "604b15e03ccde096f6b907464bb4debf",
+            "8b2e31a8d79f596f37e22dfccfb5f63f",
+            "4edb6954f3c446e970560c7c1375d6bf",
+        ),
+        (
+            "6d9228bc32a0865709f82b312b74fcff",
+            "4e668e58646ea291d65ac28c01000080",
+            "6d9228bc32a0865709f82b312b74fcff",
+            "b3d1184c3b558cca0e336dae6620ef3f",
+        ),
+        (
+            "000000000000000000000046795835c0",
+            "65962bc86154da5a09f880839b26fd7f",
+            "65962bc86154da5a09f880839b26fd7f",
+            "0000000000000000000000000000ffff",
+        ),
+        (
+            "53a2205bf2519061c5b4140800000000",
+            "53a2205bf2519061c5b4140800000080",
+            "00000000000000000000000000000000",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "c9e75aa5774689f24680dc4018bdea3f",
+            "00000000000000000000004f6a123940",
+            "b981307a030000000000004f6a123940",
+            "c0af44991b3f8d189d58d1ca1cdd2440",
+        ),
+        (
+            "00000000000000000000003e5de8f33f",
+            "00000000000000000000003e5de8f33f",
+            "00000000000000000000003e5de8f43f",
+            "0000000000000000820d2bcfd1d1e83f",
+        ),
+        (
+            "d075efecbfc2b18a3bdf27f8ff7fc4bf",
+            "afaf57535c2dd9f9300b8fdda6d51740",
+            "aab057235c2dd9f9300b8fdda6d51740",
+            "3d26cfed3fd60e2be93ff91e3d60ddbf",
+        ),
+        (
+            "819a8506a8d5ee4ef4115667aeebd1bf",
+            "819a8506a8d5ee4ef4115667aeebd13f",
+            "00000000000000000000000000000000",
+            "3533ba46940e23f7ca659a3b2bd8a4bf",
+        ),
+        (
+            "3f60bdd689dbb5483ff5312c03e422c0",
+            "4fa6038a615fbf09c3d2b11892b2d83f",
+            "ca3337321ddbb5483ff5312c03e422c0",
+            "9d722220fbecfe5f8a33b6ccd09afcbf",
+        ),
+        (
+            "000000000000000000000000a463fe3f",
+            "1a8844eb22bfad868a47a761e8acf5bf",
+            "bc5d8a6e20a9bc3a5c2ccf8bcd62fe3f",
+            "52604fefad9bc076afc32482ec29f5bf",
+        ),
+        (
+            "00000000000000000000009a594d23c0",
+            "d4a774c3ea231cf29b3b17283107cd3f",
+            "603be3fbffffffffffffff99594d23c0",
+            "71eb77ca2596018dbbba900fb756f1bf",
+        ),
+        (
+            "25d2d7f91f2e09a55416e0afd7000080",
+            "14d2d7f91f2e09a55416e0afd7000000",
+            "11000000000000000000000000000080",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "c8313473a5b6e6d1ab2bb1253c9935c0",
+            "c8728909383a0a202dd2c59140cafe7f",
+            "c8728909383a0a202dd2c59140cafe7f",
+            "0000000000000000000000000000ffff",
+        ),
+        (
+            "cb3606ce9659143866e80274cb8409c0",
+            "cb3606ce9659143866e80274cb8409c0",
+            "cb3606ce9659143866e80274cb840ac0",
+            "f2a1d2fa9ddb5f87d200adac3c271440",
+        ),
+        (
+            "c653796c6bd6ec6e0100000000000000",
+            "f45fd8baf6943b644b92d2cea3dd1fc0",
+            "f45fd8baf6943b644b92d2cea3dd1fc0",
+            "3af631e116990514c3149aac02000080",
+        ),
+        (
+            "0000000000000000000000713723fc3f",
+            "0000000000000000000000713723fcbf",
+            "00000000000000000000000000000000",
+            "0000000000000000e1bfe716474bf9bf",
+        ),
+        (
+            "000000000000000000000018dc460c40",
+            "e17dc351c5af885a5aa3b782f16de4bf",
+            "5077a5a55c487d0e92feff17dc460c40",
+            "f7b52b24c95540a816d4502a3cd3f1bf",
+        ),
+        (
+            "6c344d82948473da043581f4e6ebf53f",
+            "af67b3659badd3c8a00a144607a6d3bf",
+            "05491850ec81ee0883cb80f4e6ebf53f",
+            "05c48cc64d73ce6c20ab82587695cabf",
+        ),
+        (
+            "000000000000000000000025524a18c0",
+            "5cdba98ff918fff2eadf7f1209b2f3bf",
+            "c8f89757fffe9348900d0025524a18c0",
+            "7885de4883d0ed88a309be7b05180d40",
+        ),
+        (
+            "21aa8be4c6142684351586141fc8e2bf",
+            "fe858be4c6142684351586141fc8e23f",
+            "00000000000000000000000018217fbf",
+            "6cdb2bdad51ea481d6d2715e5796c6bf",
+        ),
+        (
+            "31034ea15de5bd907773046f026efe7f",
+            "3c6141bd770dad0dfe2cb877a2a12440",
+            "31034ea15de5bd907773046f026efe7f",
+            "0000000000000000000000000000ff7f",
+        ),
+        (
+            "0000000000000000000000954e82eabf",
+            "0000000000000000000000954e82eabf",
+            "0000000000000000000000954e82ebbf",
+            "00000000000000805c91b9887823d63f",
+        ),
+        (
+            "2bd8e40d9a5664be5b7b7a2d90ceeabf",
+            "00000000000000000000002f1037e5bf",
+            "2bd8e40d9a5664be5b7bf2ae48d8eabf",
+            "bb14347eb7d156d3ee8d97320719d13f",
+        ),
+        (
+            "57bd392cf16b08d2ed7b7e00a24d0100",
+            "57bd392cf16b08d2ed7b7e00a24d0180",
+            "00000000000000000000000000000000",
+            "00000000000000000000000000000080",
+        ),
+        (
+            "a0a3427e67194840e7ceace987d70300",
+            "039d47710d98133df93210ac8d810840",
+            "039d47710d98133df93210ac8d810840",
+            "a9282fbe715318095ddf9a2c14630d00",
+        ),
+        (
+            "86795bddad3b82605bb9184604000000",
+            "3f17206cc167279a78b815e53c000000",
+            "c5907b496fa3a9fad3712e2b41000000",
+            "00000000000000000000000000000000",
+        ),
+        (
+            "0000000000000000000000aafb35e5bf",
+            "b2fad02f6f59f6bf5add880f00000080",
+            "0000000000000000000000aafb35e5bf",
+            "9ffd342b1d2cdeb30400000000000000",
+        ),
+        (
+            "65bd85489878b5275f4f6970c5e0fcff",
+            "65bd85489878b5275f4f6970c5e0fc7f",
+            "00000000000000000000000000000000",
+            "0000000000000000000000000000ffff",
+        ),
+        (
+            "f34615ee149ab542beb03a8b543d0e40",
+            "00000000000000000000009092783240",
+            "a1592be40babb348d513009092783240",
+            "43ce4ac466cbe741612935d9c9d24140",
+        ),
+        (
+            "d0672e4b32a6fcb91fcfe5b63ecbfeff",
+            "d0672e4b32a6fcb91fcfe5b63ecbfeff",
+            "0000000000000000000000000000ffff",
+            "0000000000000000000000000000ff7f",
+        ),
+        (
+            "fcd7c1940e6dc2a8532bc4d52d7e05c0",
+            "2205715d32d4ff34a8ef7e9afee63ac0",
+            "68a2cb7ee042f140a8ef7e9afee63ac0",
+            "e504272fd8ede277e9caf88d836b4140",
+        ),
+        (
+            "5bf0a4531aaeb2367bcfc28ecf27d03f",
+            "ebd8a4531aaeb2367bcfc28ecf27d0bf",
+            "00000000000000000000000000776c3f",
+            "3df110d9cb11be33d6284d03d055a1bf",
+        ),
+        (
+            "429655f5f576126aeeedce22eaa3dd3f",
+            "32ff66914ae048680300000000000000",
+            "429655f5f576126aeeedce22eaa3dd3f",
+            "1444b365010000000000000000000000",
+        ),
+        (
+            "5bc657296c9a0559179f11620737fdff",
+            "e4f393cd6dc4b75403ad8e563510fdff",
+            "20dd75fb6cafde560d26505c9e23feff",
+            "0000000000000000000000000000ff7f",
+        ),
+    ];
+
+    #[test]
+    fn binary128_matches_the_library() {
+        assert!(QUADS.len() >= 60);
+        for (a, b, sum, product) in QUADS {
+            let (a, b) = (quad(a), quad(b));
+            assert_eq!(QUAD.add(a, b), quad(sum), "{a:x} + {b:x}");
+            assert_eq!(QUAD.mul(a, b), quad(product), "{a:x} * {b:x}");
+            assert_eq!(QUAD.mul(b, a), quad(product), "{b:x} * {a:x}");
+        }
+    }
+
+    #[test]
+    fn wide_products() {
+        assert_eq!(wide_mul(u128::MAX, u128::MAX), (u128::MAX - 1, 1));
+        assert_eq!(wide_mul(1 << 127, 2), (1, 0));
+        assert_eq!(wide_mul(3, 5), (0, 15));
+        let x = (1u128 << 112) + 12345;
+        assert_eq!(
+            wide_mul(x, x),
+            (1 << 96, ((2 * 12345) << 112) | (12345 * 12345))
+        );
     }
 
     /// (a, b, a + b, a * b) as binary16, computed by gcc (`_Float16`, through double).
