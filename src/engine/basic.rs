@@ -383,6 +383,49 @@ mod tests {
         assert_eq!(BasicKind::TwoInteger.size(), 2 * size_of::<Fint>());
     }
 
+    /// Random signatures and counts against the plain way: expand both into their basic
+    /// values and compare the vectors.
+    #[test]
+    fn signature_matching_against_expansion() {
+        use BasicKind::*;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let pool = [I32, F32, F64, I16, FloatInt, TwoInt, ShortInt, DoubleInt];
+        let mut matched = 0;
+        for _ in 0..20_000 {
+            let signature = |next: &mut dyn FnMut(u64) -> u64| -> Vec<BasicKind> {
+                (0..1 + next(3))
+                    .map(|_| pool[next(pool.len() as u64) as usize])
+                    .collect()
+            };
+            let a = signature(&mut next);
+            let b = if next(3) == 0 {
+                a.clone()
+            } else {
+                signature(&mut next)
+            };
+            let (count_a, count_b) = (next(4) as usize, next(4) as usize);
+            let expand = |count: usize, s: &[BasicKind]| -> Vec<BasicKind> {
+                (0..count)
+                    .flat_map(|_| s.iter().flat_map(|k| k.parts().iter().copied()))
+                    .collect()
+            };
+            let expected = expand(count_a, &a) == expand(count_b, &b);
+            assert_eq!(
+                signatures_match(count_a, &a, count_b, &b),
+                expected,
+                "{count_a} x {a:?} against {count_b} x {b:?}"
+            );
+            matched += expected as usize;
+        }
+        assert!(matched > 2000, "{matched}");
+    }
+
     #[test]
     fn signatures_compare_as_sequences_of_basic_values() {
         use BasicKind::*;
