@@ -461,7 +461,7 @@ impl State {
         State {
             objects: Default::default(),
             requests: Table::default(),
-            ops: ops::op_table(),
+            ops: Table::default(),
             keyvals,
             cells: Cells::default(),
             spare: Spare::default(),
@@ -861,6 +861,7 @@ impl Universe {
     /// ```
     pub fn new(level: ThreadLevel) -> Universe {
         let mut state = State::empty(Registry::new());
+        state.ops = ops::op_table();
         for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
             let mut world = ObjectData::new(
                 Detail::Comm {

@@ -766,3 +766,18 @@ fn reduce_local_checks_its_arguments() {
     let null = Error::InvalidOp(HandleProblem::Null);
     assert_eq!(null.class(), ErrorClass::Op);
 }
+
+#[test]
+fn no_op_is_valid_after_finalize() {
+    let universe = Universe::new(ThreadLevel::Single);
+    let (function, _) = recording();
+    let user = universe.op_create(function.clone(), true).unwrap();
+    universe.finalize().unwrap();
+    for op in [PredefinedOp::Sum.op(), user] {
+        assert_eq!(universe.op_call(op).unwrap_err().class(), ErrorClass::Op);
+    }
+    assert_eq!(
+        universe.op_create(function, true).unwrap_err(),
+        Error::Finalized
+    );
+}
