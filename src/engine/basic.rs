@@ -326,6 +326,69 @@ impl BasicKind {
     }
 }
 
+/// The kind of a predefined datatype, by its C name (`"MPI_INT"`): the mapping the datatype
+/// engine is expected to use. `None` for names that are not predefined datatypes.
+pub fn predefined_kind(name: &str) -> Option<BasicKind> {
+    use BasicKind::*;
+    Some(match name {
+        "MPI_INT8_T" | "MPI_SIGNED_CHAR" => I8,
+        "MPI_INT16_T" | "MPI_SHORT" => I16,
+        "MPI_INT32_T" | "MPI_INT" => I32,
+        "MPI_INT64_T" | "MPI_LONG" | "MPI_LONG_LONG" | "MPI_LONG_LONG_INT" => I64,
+        "MPI_UINT8_T" | "MPI_UNSIGNED_CHAR" => U8,
+        "MPI_UINT16_T" | "MPI_UNSIGNED_SHORT" => U16,
+        "MPI_UINT32_T" | "MPI_UNSIGNED" => U32,
+        "MPI_UINT64_T" | "MPI_UNSIGNED_LONG" | "MPI_UNSIGNED_LONG_LONG" => U64,
+        "MPI_INTEGER1" => FInt1,
+        "MPI_INTEGER2" => FInt2,
+        "MPI_INTEGER4" => FInt4,
+        "MPI_INTEGER8" => FInt8,
+        "MPI_INTEGER16" => FInt16,
+        "MPI_INTEGER" => FINT,
+        "MPI_AINT" => Aint,
+        "MPI_OFFSET" => Offset,
+        "MPI_COUNT" => Count,
+        "MPI_REAL2" => F16,
+        "MPI_FLOAT" | "MPI_REAL" | "MPI_REAL4" => F32,
+        "MPI_DOUBLE" | "MPI_DOUBLE_PRECISION" | "MPI_REAL8" => F64,
+        "MPI_LONG_DOUBLE" => LongDouble,
+        "MPI_REAL16" => F128,
+        "MPI_COMPLEX4" => ComplexF16,
+        "MPI_C_FLOAT_COMPLEX"
+        | "MPI_C_COMPLEX"
+        | "MPI_CXX_FLOAT_COMPLEX"
+        | "MPI_COMPLEX"
+        | "MPI_COMPLEX8" => ComplexF32,
+        "MPI_C_DOUBLE_COMPLEX"
+        | "MPI_CXX_DOUBLE_COMPLEX"
+        | "MPI_DOUBLE_COMPLEX"
+        | "MPI_COMPLEX16" => ComplexF64,
+        "MPI_C_LONG_DOUBLE_COMPLEX" | "MPI_CXX_LONG_DOUBLE_COMPLEX" => ComplexLongDouble,
+        "MPI_COMPLEX32" => ComplexF128,
+        "MPI_C_BOOL" | "MPI_CXX_BOOL" => CBool,
+        "MPI_LOGICAL1" => Logical1,
+        "MPI_LOGICAL2" => Logical2,
+        "MPI_LOGICAL4" => Logical4,
+        "MPI_LOGICAL8" => Logical8,
+        "MPI_LOGICAL16" => Logical16,
+        "MPI_LOGICAL" => BasicKind::fortran_logical(),
+        "MPI_BYTE" => Byte,
+        "MPI_CHAR" | "MPI_CHARACTER" => Char,
+        "MPI_WCHAR" => WChar,
+        "MPI_PACKED" => Packed,
+        "MPI_FLOAT_INT" => FloatInt,
+        "MPI_DOUBLE_INT" => DoubleInt,
+        "MPI_LONG_INT" => LongInt,
+        "MPI_2INT" => TwoInt,
+        "MPI_SHORT_INT" => ShortInt,
+        "MPI_LONG_DOUBLE_INT" => LongDoubleInt,
+        "MPI_2REAL" => TwoReal,
+        "MPI_2DOUBLE_PRECISION" => TwoDoublePrecision,
+        "MPI_2INTEGER" => TwoInteger,
+        _ => return None,
+    })
+}
+
 /// Bytes of one element of a datatype whose signature is `signature`.
 pub fn signature_size(signature: &[BasicKind]) -> usize {
     signature.iter().map(|kind| kind.size()).sum()
@@ -381,6 +444,26 @@ mod tests {
         }
         assert_eq!(BasicKind::LongDoubleInt.size(), 20);
         assert_eq!(BasicKind::TwoInteger.size(), 2 * size_of::<Fint>());
+    }
+
+    /// Every predefined datatype of the table has a kind of its own size.
+    #[test]
+    fn every_predefined_datatype_has_a_kind_of_its_size() {
+        for predefined in crate::engine::datatypes::PREDEFINED {
+            let kind = predefined_kind(predefined.c_name())
+                .unwrap_or_else(|| panic!("{} has no kind", predefined.c_name()));
+            assert_eq!(
+                kind.size() as u64,
+                predefined.size,
+                "{}",
+                predefined.c_name()
+            );
+        }
+        assert_eq!(predefined_kind("MPI_COMM_WORLD"), None);
+        assert_eq!(
+            predefined_kind("MPI_INTEGER"),
+            Some(BasicKind::fortran_integer())
+        );
     }
 
     /// Random signatures and counts against the plain way: expand both into their basic
