@@ -160,7 +160,11 @@ impl Universe {
     /// Checks that `datatype` names a live, committed datatype whose size is that of
     /// `signature`. Errors: [`Error::InvalidHandle`], [`Error::NotCommitted`] (both
     /// `MPI_ERR_TYPE`), [`Error::Internal`] when the signature does not fit the datatype.
-    pub fn check_datatype(&self, datatype: Datatype, signature: &[BasicKind]) -> Result<()> {
+    pub fn check_datatype_signature(
+        &self,
+        datatype: Datatype,
+        signature: &[BasicKind],
+    ) -> Result<()> {
         let state = self.lock()?;
         match state.object(ObjectKind::Datatype, datatype.0)?.detail {
             Detail::Datatype { committed, size } => {
@@ -178,12 +182,12 @@ impl Universe {
         }
     }
 
-    fn check_comm(&self, comm: Comm) -> Result<()> {
+    fn collective_comm(&self, comm: Comm) -> Result<()> {
         self.lock()?.object(ObjectKind::Comm, comm.0).map(|_| ())
     }
 
     /// A side that must hold data (`what` names it for [`Error::InPlace`]).
-    fn data<'a>(&self, side: Side<'a>, what: &'static str) -> Result<Checked<'a>> {
+    fn collective_side<'a>(&self, side: Side<'a>, what: &'static str) -> Result<Checked<'a>> {
         match side {
             Side::InPlace => Err(Error::InPlace(what)),
             Side::Data {
@@ -192,7 +196,7 @@ impl Universe {
                 signature,
             } => {
                 let n = count(n)?;
-                self.check_datatype(datatype, signature)?;
+                self.check_datatype_signature(datatype, signature)?;
                 Ok(Checked {
                     count: n,
                     displacement: 0,
@@ -202,7 +206,7 @@ impl Universe {
         }
     }
 
-    fn vdata<'a>(&self, side: VSide<'a>, what: &'static str) -> Result<Checked<'a>> {
+    fn collective_vside<'a>(&self, side: VSide<'a>, what: &'static str) -> Result<Checked<'a>> {
         match side {
             VSide::InPlace => Err(Error::InPlace(what)),
             VSide::Data {
@@ -213,7 +217,7 @@ impl Universe {
             } => {
                 let n = count(only(counts, "one count per process")?)?;
                 let displacement = only(displs, "one displacement per process")?;
-                self.check_datatype(datatype, signature)?;
+                self.check_datatype_signature(datatype, signature)?;
                 Ok(Checked {
                     count: n,
                     displacement,
@@ -223,7 +227,7 @@ impl Universe {
         }
     }
 
-    fn wdata<'a>(&self, side: WSide<'a>, what: &'static str) -> Result<Checked<'a>> {
+    fn collective_wside<'a>(&self, side: WSide<'a>, what: &'static str) -> Result<Checked<'a>> {
         match side {
             WSide::InPlace => Err(Error::InPlace(what)),
             WSide::Data {
@@ -236,7 +240,7 @@ impl Universe {
                 let displacement = only(displs, "one displacement per process")?;
                 let datatype = only(datatypes, "one datatype per process")?;
                 let signature = only(signatures, "one signature per process")?;
-                self.check_datatype(datatype, signature)?;
+                self.check_datatype_signature(datatype, signature)?;
                 Ok(Checked {
                     count: n,
                     displacement,
@@ -249,7 +253,7 @@ impl Universe {
     /// The move from `send` to `recv`: their signatures must be the same sequence
     /// ([`Error::Truncated`], `MPI_ERR_TRUNCATE`, when the receive side is smaller;
     /// [`Error::SignatureMismatch`], `MPI_ERR_TYPE`, for any other difference).
-    fn transfer(send: &Checked<'_>, recv: &Checked<'_>) -> Result<Transfer> {
+    fn collective_transfer(send: &Checked<'_>, recv: &Checked<'_>) -> Result<Transfer> {
         let send_bytes = send
             .count
             .checked_mul(signature_size(send.signature))
@@ -277,7 +281,7 @@ impl Universe {
     }
 
     /// The op of a reduction collective, checked for the signature (a user op takes any).
-    fn reduction_op(&self, op: Op, signature: &[BasicKind]) -> Result<()> {
+    fn collective_op(&self, op: Op, signature: &[BasicKind]) -> Result<()> {
         match self.op_call(op)? {
             OpCall::Predefined(p) => p.check(signature, false),
             OpCall::User(_) => Ok(()),
@@ -286,7 +290,7 @@ impl Universe {
 
     /// The common part of the reductions: comm, places, count, datatype, op.
     #[allow(clippy::too_many_arguments)]
-    fn reduction(
+    fn collective_reduction(
         &self,
         comm: Comm,
         send: Place,
@@ -297,13 +301,13 @@ impl Universe {
         op: Op,
         what: &'static str,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         if recv == Place::InPlace {
             return Err(Error::InPlace(what));
         }
         let n = count(n)?;
-        self.check_datatype(datatype, signature)?;
-        self.reduction_op(op, signature)?;
+        self.check_datatype_signature(datatype, signature)?;
+        self.collective_op(op, signature)?;
         let bytes = n
             .checked_mul(signature_size(signature))
             .ok_or(Error::InvalidCount)?;
@@ -315,16 +319,17 @@ impl Universe {
 
     /// MPI_Barrier: returns at once. Errors: an invalid communicator (`MPI_ERR_COMM`).
     pub fn barrier(&self, comm: Comm) -> Result<()> {
-        self.check_comm(comm)
+        self.collective_comm(comm)
     }
 
     /// MPI_Bcast: nothing moves (the root is the only process). The buffer cannot be
     /// `MPI_IN_PLACE`. Errors: `MPI_ERR_COMM`, [`Error::InvalidRoot`], [`Error::InPlace`],
     /// [`Error::InvalidCount`], `MPI_ERR_TYPE`.
     pub fn bcast(&self, comm: Comm, buffer: Side<'_>, root_rank: i32) -> Result<()> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        self.data(buffer, "the buffer of MPI_Bcast").map(|_| ())
+        self.collective_side(buffer, "the buffer of MPI_Bcast")
+            .map(|_| ())
     }
 
     /// MPI_Gather: the root's send data lands in block 0 of its receive buffer. The send
@@ -354,14 +359,14 @@ impl Universe {
         recv: Side<'_>,
         root_rank: i32,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        let recv = self.data(recv, "the receive buffer of MPI_Gather")?;
+        let recv = self.collective_side(recv, "the receive buffer of MPI_Gather")?;
         if send == Side::InPlace {
             return Ok(None);
         }
-        let send = self.data(send, "the send buffer of MPI_Gather")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_side(send, "the send buffer of MPI_Gather")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Gatherv: as [`Universe::gather`], into block `displs[0]` of `recvcounts[0]`
@@ -373,14 +378,14 @@ impl Universe {
         recv: VSide<'_>,
         root_rank: i32,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        let recv = self.vdata(recv, "the receive buffer of MPI_Gatherv")?;
+        let recv = self.collective_vside(recv, "the receive buffer of MPI_Gatherv")?;
         if send == Side::InPlace {
             return Ok(None);
         }
-        let send = self.data(send, "the send buffer of MPI_Gatherv")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_side(send, "the send buffer of MPI_Gatherv")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Scatter: block 0 of the root's send buffer lands in its receive buffer. The
@@ -393,14 +398,14 @@ impl Universe {
         recv: Side<'_>,
         root_rank: i32,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        let send = self.data(send, "the send buffer of MPI_Scatter")?;
+        let send = self.collective_side(send, "the send buffer of MPI_Scatter")?;
         if recv == Side::InPlace {
             return Ok(None);
         }
-        let recv = self.data(recv, "the receive buffer of MPI_Scatter")?;
-        Self::transfer(&send, &recv).map(Some)
+        let recv = self.collective_side(recv, "the receive buffer of MPI_Scatter")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Scatterv: as [`Universe::scatter`], from block `displs[0]` of `sendcounts[0]`
@@ -412,14 +417,14 @@ impl Universe {
         recv: Side<'_>,
         root_rank: i32,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        let send = self.vdata(send, "the send buffer of MPI_Scatterv")?;
+        let send = self.collective_vside(send, "the send buffer of MPI_Scatterv")?;
         if recv == Side::InPlace {
             return Ok(None);
         }
-        let recv = self.data(recv, "the receive buffer of MPI_Scatterv")?;
-        Self::transfer(&send, &recv).map(Some)
+        let recv = self.collective_side(recv, "the receive buffer of MPI_Scatterv")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Allgather: the send data lands in block 0 of the receive buffer. The send buffer
@@ -430,13 +435,13 @@ impl Universe {
         send: Side<'_>,
         recv: Side<'_>,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
-        let recv = self.data(recv, "the receive buffer of MPI_Allgather")?;
+        self.collective_comm(comm)?;
+        let recv = self.collective_side(recv, "the receive buffer of MPI_Allgather")?;
         if send == Side::InPlace {
             return Ok(None);
         }
-        let send = self.data(send, "the send buffer of MPI_Allgather")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_side(send, "the send buffer of MPI_Allgather")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Allgatherv: as [`Universe::allgather`], into block `displs[0]`.
@@ -446,25 +451,25 @@ impl Universe {
         send: Side<'_>,
         recv: VSide<'_>,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
-        let recv = self.vdata(recv, "the receive buffer of MPI_Allgatherv")?;
+        self.collective_comm(comm)?;
+        let recv = self.collective_vside(recv, "the receive buffer of MPI_Allgatherv")?;
         if send == Side::InPlace {
             return Ok(None);
         }
-        let send = self.data(send, "the send buffer of MPI_Allgatherv")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_side(send, "the send buffer of MPI_Allgatherv")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Alltoall: block 0 of the send buffer lands in block 0 of the receive buffer. The
     /// send buffer may be `MPI_IN_PLACE` (nothing moves); the receive buffer may not.
     pub fn alltoall(&self, comm: Comm, send: Side<'_>, recv: Side<'_>) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
-        let recv = self.data(recv, "the receive buffer of MPI_Alltoall")?;
+        self.collective_comm(comm)?;
+        let recv = self.collective_side(recv, "the receive buffer of MPI_Alltoall")?;
         if send == Side::InPlace {
             return Ok(None);
         }
-        let send = self.data(send, "the send buffer of MPI_Alltoall")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_side(send, "the send buffer of MPI_Alltoall")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Alltoallv: block `sdispls[0]` of `sendcounts[0]` elements lands in block
@@ -475,13 +480,13 @@ impl Universe {
         send: VSide<'_>,
         recv: VSide<'_>,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
-        let recv = self.vdata(recv, "the receive buffer of MPI_Alltoallv")?;
+        self.collective_comm(comm)?;
+        let recv = self.collective_vside(recv, "the receive buffer of MPI_Alltoallv")?;
         if send == VSide::InPlace {
             return Ok(None);
         }
-        let send = self.vdata(send, "the send buffer of MPI_Alltoallv")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_vside(send, "the send buffer of MPI_Alltoallv")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Alltoallw: as [`Universe::alltoallv`] with a datatype per process and
@@ -492,13 +497,13 @@ impl Universe {
         send: WSide<'_>,
         recv: WSide<'_>,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
-        let recv = self.wdata(recv, "the receive buffer of MPI_Alltoallw")?;
+        self.collective_comm(comm)?;
+        let recv = self.collective_wside(recv, "the receive buffer of MPI_Alltoallw")?;
         if send == WSide::InPlace {
             return Ok(None);
         }
-        let send = self.wdata(send, "the send buffer of MPI_Alltoallw")?;
-        Self::transfer(&send, &recv).map(Some)
+        let send = self.collective_wside(send, "the send buffer of MPI_Alltoallw")?;
+        Self::collective_transfer(&send, &recv).map(Some)
     }
 
     /// MPI_Reduce: the root's send data is the result (nothing is combined). The send buffer
@@ -535,9 +540,9 @@ impl Universe {
         op: Op,
         root_rank: i32,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         root(root_rank)?;
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,
@@ -562,7 +567,7 @@ impl Universe {
         signature: &[BasicKind],
         op: Op,
     ) -> Result<Option<Transfer>> {
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,
@@ -588,7 +593,7 @@ impl Universe {
         signature: &[BasicKind],
         op: Op,
     ) -> Result<Option<Transfer>> {
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,
@@ -612,9 +617,9 @@ impl Universe {
         signature: &[BasicKind],
         op: Op,
     ) -> Result<Option<Transfer>> {
-        self.check_comm(comm)?;
+        self.collective_comm(comm)?;
         let n = only(recvcounts, "one count per process")?;
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,
@@ -638,7 +643,7 @@ impl Universe {
         signature: &[BasicKind],
         op: Op,
     ) -> Result<Option<Transfer>> {
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,
@@ -664,7 +669,7 @@ impl Universe {
         signature: &[BasicKind],
         op: Op,
     ) -> Result<Option<Transfer>> {
-        self.reduction(
+        self.collective_reduction(
             comm,
             send,
             recv,

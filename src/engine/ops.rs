@@ -753,7 +753,7 @@ impl Universe {
     ) -> Result<OpCall> {
         let call = self.op_call(op)?;
         let _ = super::collectives::count(count)?;
-        self.check_datatype(datatype, signature)?;
+        self.check_datatype_signature(datatype, signature)?;
         if let OpCall::Predefined(p) = &call {
             p.check(signature, false)?;
         }
