@@ -8,7 +8,9 @@
 //! The crate has three layers, each in its own module:
 //! - [`engine`] (re-exported at the top): the safe Rust API, with no FFI in it;
 //! - `capi`: the C functions `MPI_*` and `PMPI_*`, a thin shell over the engine;
-//! - the Fortran bindings, another thin shell (next).
+//! - the Fortran bindings, another thin shell (next);
+//! - [`mpi_universe`]: the universe the C and Fortran functions work on, for Rust code in the
+//!   same program.
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -40,3 +42,13 @@ pub use engine::{
     SendMode, Status, UserBuffer, ANY_SOURCE, ANY_TAG, BSEND_OVERHEAD, PROC_NULL, TAG_UB,
     UNDEFINED,
 };
+
+/// The universe the C and Fortran functions work on, from `MPI_Init` (or `MPI_Init_thread`)
+/// to `MPI_Finalize`; `None` before and after. Keyvals made on it, typed ones too, are the C
+/// and Fortran code's keyvals: their values are seen there by the keyval's number, and an
+/// `MPI_Comm_dup` or `MPI_Comm_free` called from C runs their Rust copy and delete. C handles
+/// and these objects convert with [`Comm::from_c_handle`] and [`Comm::c_handle`] (and the
+/// same on [`Datatype`] and [`Win`]).
+pub fn mpi_universe() -> Option<&'static Universe> {
+    ffi::current()
+}

@@ -130,6 +130,8 @@ programs!(
     keyval_kinds,
     keyval_lifecycle,
     longjmp_callbacks,
+    longjmp_nested,
+    longjmp_thread,
     names,
     predefined_attrs,
     profiling,

@@ -23,6 +23,7 @@ use common::{compiler, repo, Compiler, Expectation};
 
 const FFLAGS: &[&str] = &["-Wall", "-Werror"];
 const CFLAGS: &[&str] = &["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const CXXFLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 
 fn mpifort() -> &'static Result<Compiler, String> {
     static MPIFORT: OnceLock<Result<Compiler, String>> = OnceLock::new();
@@ -32,6 +33,15 @@ fn mpifort() -> &'static Result<Compiler, String> {
 fn mpicc() -> &'static Result<Compiler, String> {
     static MPICC: OnceLock<Result<Compiler, String>> = OnceLock::new();
     MPICC.get_or_init(|| compiler("MPIATTR_MPICC", "mpicc"))
+}
+
+/// The C++ compiler of a C++ companion (`MPIATTR_MPICXX`, else the installed `mpicxx`).
+fn mpicxx() -> &'static Compiler {
+    static MPICXX: OnceLock<Result<Compiler, String>> = OnceLock::new();
+    MPICXX
+        .get_or_init(|| compiler("MPIATTR_MPICXX", "mpicxx"))
+        .as_ref()
+        .unwrap_or_else(|e| panic!("no C++ compiler for the test programs: {e}"))
 }
 
 fn compilers() -> (&'static Compiler, &'static Compiler) {
@@ -65,11 +75,17 @@ fn compile_object(name: &str, source: &Path, dir: &Path) -> Result<PathBuf, Stri
     let stem = source.file_stem().and_then(|e| e.to_str()).unwrap_or("");
     let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
     let object = dir.join(format!("{stem}.{ext}.o"));
-    let mut cmd = if ext == "c" {
-        let mut cmd = cc.command();
-        cmd.args(CFLAGS)
-            .arg("-I")
-            .arg(repo().join("tests").join("c"));
+    let mut cmd = if ext == "c" || ext == "cpp" {
+        let mut cmd = if ext == "c" {
+            let mut cmd = cc.command();
+            cmd.args(CFLAGS);
+            cmd
+        } else {
+            let mut cmd = mpicxx().command();
+            cmd.args(CXXFLAGS);
+            cmd
+        };
+        cmd.arg("-I").arg(repo().join("tests").join("c"));
         cmd
     } else {
         let mut cmd = fc.command();
@@ -82,7 +98,7 @@ fn compile_object(name: &str, source: &Path, dir: &Path) -> Result<PathBuf, Stri
 
 fn run_program(name: &str) {
     let (fc, _) = compilers();
-    let sources: Vec<PathBuf> = ["f", "f90", "c"]
+    let sources: Vec<PathBuf> = ["f", "f90", "c", "cpp"]
         .iter()
         .map(|ext| {
             repo()
@@ -118,6 +134,13 @@ fn run_program(name: &str) {
             let exe = dir.join(name);
             let mut link = fc.command();
             link.arg("-o").arg(&exe).args(&objects);
+            if sources
+                .iter()
+                .any(|s| s.extension().is_some_and(|e| e == "cpp"))
+            {
+                // A C++ companion needs the C++ runtime, which mpifort does not link.
+                link.arg("-lstdc++");
+            }
             if let Err(report) = common::compile(name, &mut link) {
                 panic!("{report}");
             }
@@ -129,9 +152,10 @@ fn run_program(name: &str) {
 programs!(
     run_program,
     "fortran",
-    ["f", "f90", "c"],
+    ["f", "f90", "c", "cpp"],
     badargs_f08,
     badargs_mpi,
+    cxx_exception_f,
     errors_f,
     f08_attrs,
     f77_fixed,

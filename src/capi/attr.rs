@@ -5,7 +5,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-use super::handles::{decode, encode_handle, CHandle};
+use super::handles::{decode, CHandle};
 use super::{mpi_functions, universe, Out, Target};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::engine::{
@@ -14,6 +14,7 @@ use crate::engine::{
 };
 use crate::ffi::args::KeyvalInOut;
 use crate::ffi::current;
+use crate::ffi::unwind::{c_handle, MustReturn};
 
 /// A C copy callback of any kind. Handles are pointers, so the kinds' callback types differ
 /// only in the pointee of the first argument and are ABI-compatible with this one. Called as
@@ -29,48 +30,6 @@ type RawCopy = unsafe extern "C-unwind" fn(
 ) -> c_int;
 /// A C delete callback of any kind (see [`RawCopy`]).
 type RawDelete = unsafe extern "C-unwind" fn(*mut c_void, c_int, *mut c_void, *mut c_void) -> c_int;
-
-/// Armed around a call of a user callback: if the callback neither returns nor `longjmp`s
-/// but unwinds (a C++ exception, or any foreign unwind), this is dropped during the unwind,
-/// prints one line naming the callback and aborts the process. MPI callbacks must return;
-/// the library cannot be left with its call half-done on the way to some catch block.
-struct MustReturn {
-    what: &'static str,
-    function: usize,
-    keyval: Keyval,
-    object: AnyObject,
-}
-
-impl MustReturn {
-    /// The callback returned.
-    fn returned(self) {
-        std::mem::forget(self);
-    }
-}
-
-impl Drop for MustReturn {
-    fn drop(&mut self) {
-        eprintln!(
-            "mpiattr: the {} callback {:#x} (keyval {}, {} {:#x}) ended by an exception or \
-             another unwind, which MPI callbacks may not do: aborting",
-            self.what,
-            self.function,
-            self.keyval.0,
-            self.object.kind(),
-            c_handle(self.object) as usize
-        );
-        std::process::abort();
-    }
-}
-
-/// The C handle of an object, as a callback's first argument.
-pub(crate) fn c_handle(object: AnyObject) -> *mut c_void {
-    match object {
-        AnyObject::Comm(comm) => encode_handle::<MPI_Comm>(comm).cast(),
-        AnyObject::Datatype(datatype) => encode_handle::<MPI_Datatype>(datatype).cast(),
-        AnyObject::Win(win) => encode_handle::<MPI_Win>(win).cast(),
-    }
-}
 
 /// A C copy callback with the `extra_state` it was created with.
 struct CCopy {
@@ -88,12 +47,7 @@ impl CopyCallback for CCopy {
     ) -> Result<Option<Word>, i32> {
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
-        let guard = MustReturn {
-            what: "copy",
-            function: self.function as usize,
-            keyval,
-            object,
-        };
+        let guard = MustReturn::new("copy", self.function as usize, keyval, object, false);
         // SAFETY: the user's callback, called with the arguments the standard gives it; the
         // out-pointers point at locals that outlive the call.
         let code = unsafe {
@@ -128,12 +82,7 @@ impl DeleteCallback for CDelete {
         keyval: Keyval,
         value: Word,
     ) -> Result<(), i32> {
-        let guard = MustReturn {
-            what: "delete",
-            function: self.function as usize,
-            keyval,
-            object,
-        };
+        let guard = MustReturn::new("delete", self.function as usize, keyval, object, false);
         // SAFETY: the user's callback, called with the arguments the standard gives it.
         let code = unsafe {
             (self.function)(

@@ -162,6 +162,35 @@ pub enum Error {
     /// A bug in mpiattr (including a caught panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
+    /// A null, freed or unknown op handle.
+    #[error("invalid op handle ({0})")]
+    InvalidOp(HandleProblem),
+    /// A predefined op cannot be freed (its name).
+    #[error("{0} is predefined and cannot be freed")]
+    PredefinedOp(&'static str),
+    /// MPI_REPLACE and MPI_NO_OP belong to the accumulate functions only (MPI-4.1 §12.3.4).
+    #[error("{0} is only for accumulate functions, not reductions")]
+    OpOnlyForAccumulate(&'static str),
+    /// A predefined op used on values outside its groups (MPI-4.1 §6.9.2).
+    #[error("{op} is not defined for {kind} values")]
+    OpNotDefined {
+        /// The op's name.
+        op: &'static str,
+        /// The kind of value.
+        kind: &'static str,
+    },
+    /// A root that is not a rank of the communicator (every communicator has only rank 0).
+    #[error("invalid root {0}: the communicator's only rank is 0")]
+    InvalidRoot(i32),
+    /// MPI_IN_PLACE where the standard does not allow it (the argument).
+    #[error("MPI_IN_PLACE is not allowed as {0}")]
+    InPlace(&'static str),
+    /// Send and receive type signatures differ.
+    #[error("the send and receive type signatures differ")]
+    SignatureMismatch,
+    /// A datatype used for communication before MPI_Type_commit.
+    #[error("the datatype is not committed")]
+    NotCommitted,
 }
 
 /// Result of engine calls.
@@ -222,6 +251,13 @@ impl Error {
                 .unwrap_or(ErrorClass::Other),
             Error::Internal(_) => ErrorClass::Intern,
             Error::TooManyObjects(_) => ErrorClass::Other,
+            Error::InvalidOp(_)
+            | Error::PredefinedOp(_)
+            | Error::OpOnlyForAccumulate(_)
+            | Error::OpNotDefined { .. } => ErrorClass::Op,
+            Error::InvalidRoot(_) => ErrorClass::Root,
+            Error::InPlace(_) => ErrorClass::Buffer,
+            Error::SignatureMismatch | Error::NotCommitted => ErrorClass::Type,
         }
     }
 }

@@ -24,11 +24,14 @@
 //! ```
 
 mod attrs;
+pub mod basic;
+mod collectives;
 mod datatypes;
 mod error;
 mod keyval;
 mod lock;
 mod messages;
+mod ops;
 mod predefined;
 mod requests;
 mod table;
@@ -36,16 +39,21 @@ mod typed;
 pub(crate) mod valgrind;
 mod value;
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+pub use basic::{BasicKind, TypeGroup};
+pub use collectives::{Place, Side, Transfer, VSide, WSide};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 pub use messages::{
     AttachedBuffer, BufferScope, Envelope, MessageHandle, SendMode, BSEND_OVERHEAD, TAG_UB,
 };
+pub use ops::{Op, OpCall, PredefinedOp, UserFunction, UserOp};
 pub use requests::{
     Completion, Delivery, GeneralizedRequest, Status, UserBuffer, ANY_SOURCE, ANY_TAG, PROC_NULL,
     UNDEFINED,
@@ -327,6 +335,7 @@ struct State {
     requests: Table<requests::RequestData>,
     /// Messages, posted receives and attached buffers (src/engine/messages.rs).
     p2p: messages::Queues,
+    ops: Table<ops::OpData>,
     keyvals: Registry,
     cells: Cells,
     spare: Spare,
@@ -339,12 +348,14 @@ struct State {
 }
 
 /// A user callback under way: the thread running it, the call from C or Fortran that ran it
-/// (see [`CallEntry`]), a number that tells it from the others, and what that call left
-/// half-done.
+/// (see [`CallEntry`]), an address in the library's frame that runs it (stacks grow down:
+/// while the callback runs, every call it makes enters below), a number that tells it from
+/// the others, and what that call left half-done.
 #[derive(Debug)]
 struct InFlight {
     thread: usize,
     call: CallEntry,
+    frame: usize,
     number: u64,
     half_done: HalfDone,
 }
@@ -368,13 +379,18 @@ enum HalfDone {
     },
 }
 
+/// A user callback panicked: the panic, caught while the engine puts back what the call had
+/// half-done, to go on unwinding once it has.
+struct Unwound(Box<dyn Any + Send>);
+
 /// Where a call from C or Fortran entered the library: an address in the entry point's frame
-/// (stacks grow down), and a number that tells the thread's calls apart. Zero for a Rust
-/// program.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// (stacks grow down), a number that tells the thread's calls apart, and the function's name
+/// (for the message of a callback that unwinds). Zero and empty for a Rust program.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct CallEntry {
     address: usize,
     count: u64,
+    name: &'static str,
 }
 
 /// The thread's call from C or Fortran under way (the innermost, when a callback calls), and
@@ -388,7 +404,7 @@ struct Calls {
 thread_local! {
     static CALLS: std::cell::Cell<Calls> = const {
         std::cell::Cell::new(Calls {
-            current: CallEntry { address: 0, count: 0 },
+            current: CallEntry { address: 0, count: 0, name: "" },
             made: 0,
         })
     };
@@ -399,12 +415,18 @@ fn current_call() -> CallEntry {
     CALLS.with(|calls| calls.get().current)
 }
 
-/// Notes that a call from C or Fortran enters the library, with `anchor` a local of its entry
-/// point's frame: a callback left by `longjmp` is recognised by it (see
+/// The name of the thread's call from C or Fortran under way (`MPI_Comm_free`), empty if
+/// none was noted.
+pub(crate) fn current_call_name() -> &'static str {
+    current_call().name
+}
+
+/// Notes that the call `name` from C or Fortran enters the library, with `anchor` a local of
+/// its entry point's frame: a callback left by `longjmp` is recognised by it (see
 /// [`State::recover_callbacks`]). Returns what to give [`note_call_return`] when the call
 /// returns (a call made by a callback returns into the call that ran the callback).
 #[inline(always)]
-pub(crate) fn note_call_entry(anchor: &u8) -> CallEntry {
+pub(crate) fn note_call_entry(anchor: &u8, name: &'static str) -> CallEntry {
     CALLS.with(|calls| {
         let Calls { current, made } = calls.get();
         let made = made.wrapping_add(1);
@@ -412,6 +434,7 @@ pub(crate) fn note_call_entry(anchor: &u8) -> CallEntry {
             current: CallEntry {
                 address: anchor as *const u8 as usize,
                 count: made,
+                name,
             },
             made,
         });
@@ -431,12 +454,26 @@ pub(crate) fn note_call_return(previous: CallEntry) {
     });
 }
 
+/// Runs a user callback for the thread's current call, which is again the current call when
+/// the callback returns: a call made by the callback that never returned (its own callback
+/// `longjmp`ed to a `setjmp` inside this callback) is no longer taken for the current one, so
+/// the callbacks this call runs next are noted with the right call and are not taken for gone
+/// when they call in.
+#[inline(always)]
+fn returning_to_this_call<T>(callback: impl FnOnce() -> T) -> T {
+    let call = current_call();
+    let outcome = callback();
+    note_call_return(call);
+    outcome
+}
+
 impl State {
     fn empty(keyvals: Registry) -> State {
         State {
             objects: Default::default(),
             requests: Table::default(),
             p2p: messages::Queues::default(),
+            ops: Table::default(),
             keyvals,
             cells: Cells::default(),
             spare: Spare::default(),
@@ -448,7 +485,9 @@ impl State {
 
     /// Notes that a user callback is about to run, leaving `half_done` until it returns; the
     /// number to give [`State::end_callback`].
-    fn begin_callback(&mut self, half_done: HalfDone) -> u64 {
+    /// `frame` is a local of the library's frame that calls the callback (or calls down to
+    /// it), alive until it returns.
+    fn begin_callback(&mut self, half_done: HalfDone, frame: &u8) -> u64 {
         let number = self
             .in_flight
             .last()
@@ -456,6 +495,7 @@ impl State {
         self.in_flight.push(InFlight {
             thread: lock::current_thread(),
             call: current_call(),
+            frame: frame as *const u8 as usize,
             number,
             half_done,
         });
@@ -471,10 +511,11 @@ impl State {
 
     /// Undoes what callbacks of this thread that can no longer return left half-done. A
     /// callback still running can only call into the library from below its own frames, so
-    /// every call it makes enters below the entry of the call that ran it. A callback noted
-    /// by an earlier call that entered at or below where the current call entered is gone:
-    /// the stack was unwound past it (by `longjmp`). (A program that calls in again from
-    /// deeper than that earlier call is recovered at a later call made from as high up.)
+    /// every call it makes enters below the library's frame that runs it. A callback noted
+    /// by an earlier call whose running frame is at or below where the current call entered
+    /// is gone: the stack was unwound past it (by `longjmp`). (A program that calls in again
+    /// from deeper than that frame is recovered at a later call made from higher up, or when
+    /// the thread ends: see [`Universe::thread_ends`].)
     /// Each half-done call then ends as if its callback had failed: a value being deleted
     /// stays (its delete callback runs again when it is next deleted), an object being freed
     /// stays valid with the values not yet deleted, and a new object being copied into is
@@ -484,10 +525,14 @@ impl State {
     fn recover_callbacks(&mut self) {
         let here = current_call();
         let thread = lock::current_thread();
-        let gone = |f: &InFlight| {
-            f.thread == thread && f.call.count != here.count && f.call.address <= here.address
-        };
-        while let Some(at) = self.in_flight.iter().rposition(gone) {
+        self.recover_where(|f| {
+            f.thread == thread && f.call.count != here.count && f.frame <= here.address
+        });
+    }
+
+    /// Ends, as [`State::recover_callbacks`] does, the calls of `gone` callbacks.
+    fn recover_where(&mut self, gone: impl Fn(&InFlight) -> bool) {
+        while let Some(at) = self.in_flight.iter().rposition(&gone) {
             let stuck = self.in_flight.remove(at);
             match stuck.half_done {
                 HalfDone::Delete { kind, id, keyval } => {
@@ -830,6 +875,7 @@ impl Universe {
     /// ```
     pub fn new(level: ThreadLevel) -> Universe {
         let mut state = State::empty(Registry::new());
+        state.ops = ops::op_table();
         for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
             let mut world = ObjectData::new(
                 Detail::Comm {
@@ -919,6 +965,18 @@ impl Universe {
         let mut state = self.lock()?;
         state.check_live()?;
         state.keyvals.create(spec)
+    }
+
+    /// The calling thread ends: a callback it ran that never returned (it `longjmp`ed out)
+    /// is gone, and its call ends as [`State::recover_callbacks`] ends it, instead of waiting
+    /// for a later call of the thread that will never come. (The C and Fortran shells call
+    /// this from a thread-local's destructor, only on threads where a callback did not
+    /// return.)
+    pub(crate) fn thread_ends(&self) {
+        let thread = lock::current_thread();
+        if let Ok(mut state) = self.state.lock() {
+            state.recover_where(|f| f.thread == thread);
+        }
     }
 
     /// Whether a keyval with a callback has ever been made: only then can a call run user
@@ -1292,6 +1350,8 @@ impl Universe {
         keyval: Keyval,
         replacement: Option<Stored>,
     ) -> Result<Deleted> {
+        // In this frame, which runs the callback (see `InFlight`).
+        let frame = 0u8;
         let (callback, language, value, marker) = {
             let mut state = self.lock()?;
             let data = state.object(kind, id)?;
@@ -1316,14 +1376,37 @@ impl Universe {
                     let value = state.held(kind, id, keyval, language)?;
                     let entry = state.object_mut(kind, id)?.attrs.get_mut(keyval);
                     entry.expect("just found").set_deleting(true);
-                    let marker = state.begin_callback(HalfDone::Delete { kind, id, keyval });
+                    let marker = state.begin_callback(
+                        HalfDone::Delete { kind, id, keyval },
+                        std::hint::black_box(&frame),
+                    );
                     (callback, language, value, marker)
                 }
             }
         };
-        let outcome = callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language));
+        let outcome = returning_to_this_call(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                callback.delete(self, AnyObject::new(kind, id), keyval, value.view(language))
+            }))
+        });
         let mut state = self.lock()?;
         state.end_callback(marker);
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            // A callback that panicked ends as one that failed (the value stays), then the
+            // panic goes on to the caller.
+            Err(panic) => {
+                let entry = state
+                    .object_mut(kind, id)
+                    .ok()
+                    .and_then(|data| data.attrs.get_mut(keyval));
+                if let Some(entry) = entry.filter(|entry| entry.deleting()) {
+                    entry.set_deleting(false);
+                }
+                drop(state);
+                resume_unwind(panic)
+            }
+        };
         let Ok(data) = state.object_mut(kind, id) else {
             return Ok(Deleted::Nothing);
         };
@@ -1387,8 +1470,18 @@ impl Universe {
     // ---- duplication and free ---------------------------------------------------------------
 
     /// Copies the attributes of `source` onto the new object `target`, in the order they were
-    /// set, calling copy callbacks with no lock held. On failure the caller discards `target`.
-    fn copy_attributes(&self, kind: ObjectKind, source: Id, target: Id) -> Result<()> {
+    /// set, calling copy callbacks with no lock held. On failure the caller discards `target`;
+    /// a callback that panicked fails the copy, with nothing left pinned, and leaves its panic
+    /// in `unwound` for the caller to go on unwinding once `target` is gone.
+    fn copy_attributes(
+        &self,
+        kind: ObjectKind,
+        source: Id,
+        target: Id,
+        unwound: &mut Option<Unwound>,
+    ) -> Result<()> {
+        // In this frame, which calls down to the callbacks (see `InFlight`).
+        let frame = 0u8;
         let (order, marker) = {
             let mut state = self.lock()?;
             let order = state.object(kind, source)?.attrs.keyvals_by_age();
@@ -1397,26 +1490,30 @@ impl Universe {
                 state.keyvals.acquire(*keyval);
             }
             let pinned = order.clone();
-            let marker = state.begin_callback(HalfDone::Copy {
-                kind,
-                target,
-                pinned,
-            });
+            let marker = state.begin_callback(
+                HalfDone::Copy {
+                    kind,
+                    target,
+                    pinned,
+                },
+                std::hint::black_box(&frame),
+            );
             (order, marker)
         };
-        let mut result = Ok(());
-        for &keyval in &order {
-            result = self.copy_one(kind, source, target, keyval);
-            if result.is_err() {
-                break;
-            }
-        }
+        let copied = catch_unwind(AssertUnwindSafe(|| {
+            order
+                .iter()
+                .try_for_each(|&keyval| self.copy_one(kind, source, target, keyval))
+        }));
         let mut state = self.lock()?;
         state.end_callback(marker);
         for keyval in order {
             state.keyvals.release(keyval);
         }
-        result
+        copied.unwrap_or_else(|panic| {
+            *unwound = Some(Unwound(panic));
+            Err(Error::Internal("a copy callback panicked"))
+        })
     }
 
     /// Copies one value onto the new object. If the new object already holds a value for the
@@ -1447,7 +1544,10 @@ impl Universe {
                 CopyAction::Call(callback) => {
                     drop(state);
                     let shown = value.view(language);
-                    match callback.copy(self, AnyObject::new(kind, source), keyval, shown) {
+                    let copied = returning_to_this_call(|| {
+                        callback.copy(self, AnyObject::new(kind, source), keyval, shown)
+                    });
+                    match copied {
                         Err(code) => return Err(Error::Callback { kind: "copy", code }),
                         Ok(None) => return Ok(()),
                         Ok(Some(produced)) => value.copied(language, shown, produced),
@@ -1493,20 +1593,31 @@ impl Universe {
             }
             state.insert(kind, copy)?
         };
-        if let Err(error) = self.copy_attributes(kind, source, target) {
-            if self.free_object(kind, target).is_err() {
-                // A delete callback refused: the half-made object still goes, without it.
-                self.lock()?.discard(kind, target);
-            }
-            return Err(error);
+        let mut unwound = None;
+        let Err(error) = self.copy_attributes(kind, source, target, &mut unwound) else {
+            return Ok(target);
+        };
+        // The copies made so far are deleted with their callbacks; if one refuses (or
+        // panics), the half-made object still goes, without it.
+        let freed = catch_unwind(AssertUnwindSafe(|| self.free_object(kind, target)));
+        if !matches!(freed, Ok(Ok(()))) {
+            self.lock()?.discard(kind, target);
         }
-        Ok(target)
+        if let Some(Unwound(panic)) = unwound {
+            resume_unwind(panic);
+        }
+        if let Err(panic) = freed {
+            resume_unwind(panic);
+        }
+        Err(error)
     }
 
     /// Frees an object after deleting its attributes newest first. Without delete callbacks
     /// it all happens in one critical section. If a delete callback fails, the others are
     /// still tried, the failed values stay, and the object stays valid.
     fn free_object(&self, kind: ObjectKind, id: Id) -> Result<()> {
+        // In this frame, which calls down to the callbacks (see `InFlight`).
+        let frame = 0u8;
         let marker = {
             let mut state = self.lock()?;
             let data = state.object_mut(kind, id)?;
@@ -1521,14 +1632,30 @@ impl Universe {
                 return Ok(());
             }
             state.object_mut(kind, id)?.freeing = true;
-            state.begin_callback(HalfDone::Free { kind, id })
+            state.begin_callback(HalfDone::Free { kind, id }, std::hint::black_box(&frame))
         };
-        let deleted = self.delete_all(kind, id);
+        let deleted = catch_unwind(AssertUnwindSafe(|| self.delete_all(kind, id)));
         let mut state = self.lock()?;
         state.end_callback(marker);
-        let data = state.object_mut(kind, id)?;
-        data.freeing = false;
-        deleted?;
+        // After a callback panicked, the object stays valid with the values not yet deleted,
+        // as after one that failed, and the panic goes on to the caller.
+        let data = match (state.object_mut(kind, id), deleted) {
+            (Ok(data), Ok(deleted)) => {
+                data.freeing = false;
+                deleted?;
+                data
+            }
+            (Ok(data), Err(panic)) => {
+                data.freeing = false;
+                drop(state);
+                resume_unwind(panic)
+            }
+            (Err(error), Ok(_)) => return Err(error),
+            (Err(_), Err(panic)) => {
+                drop(state);
+                resume_unwind(panic)
+            }
+        };
         if data.has_user_attributes() {
             // A value whose deletion is under way in an enclosing call.
             return Err(Error::BeingFreed(kind));
@@ -2020,9 +2147,18 @@ impl Universe {
             (0..datatypes::PREDEFINED.len() as u32)
                 .map(|i| (ObjectKind::Datatype, predefined_id(i))),
         );
+        // A callback that panics ends its object's deletions as one that failed would; the
+        // others still run, and the panic goes on once the universe is finalized.
+        let mut first_panic = None;
         for (kind, id) in order {
-            if let Err(error) = self.delete_all(kind, id) {
-                first_error.get_or_insert(error);
+            match catch_unwind(AssertUnwindSafe(|| self.delete_all(kind, id))) {
+                Ok(Ok(())) => {}
+                Ok(Err(error)) => {
+                    first_error.get_or_insert(error);
+                }
+                Err(panic) => {
+                    first_panic.get_or_insert(panic);
+                }
             }
         }
         // Everything else goes without callbacks, and the tables' memory with it: the
@@ -2033,6 +2169,9 @@ impl Universe {
         let released = std::mem::replace(&mut *state, after);
         drop(state);
         drop(released);
+        if let Some(panic) = first_panic {
+            resume_unwind(panic);
+        }
         first_error.map_or(Ok(()), Err)
     }
 

@@ -5,8 +5,16 @@
 //! Rust closures: the copy callback makes the duplicate's value (by `Clone` or by a closure),
 //! the delete callback takes the value out of the store, and the value is dropped when nothing
 //! holds it any more. No `unsafe` and no [`Language`] for the user.
+//!
+//! A `Clone`, copy closure or `Drop` that panics unwinds out of the call that ran it
+//! ([`Universe::comm_dup`], [`Universe::comm_free`], [`Universe::set_typed`], ...) after the
+//! engine has ended that call as if the callback had failed: a duplicate being made is gone
+//! with the values copied to it, a value whose `Drop` panicked is no longer the object's
+//! value (it reads as none), and an object being freed stays with the values not yet dropped.
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -22,7 +30,13 @@ struct Store<T> {
 
 struct Values<T> {
     by_number: HashMap<Word, Arc<T>>,
-    next: Word,
+    /// How many values were stored before.
+    made: u64,
+    /// Mixed into every number: the engine's word for a value is `made ^ key`, which no two
+    /// values share and C or Fortran code setting words of its own on the keyval does not
+    /// guess (such a word names no value here: the typed calls see none, copy none and
+    /// delete none).
+    key: u64,
 }
 
 impl<T> Store<T> {
@@ -30,7 +44,8 @@ impl<T> Store<T> {
         Store {
             values: Mutex::new(Values {
                 by_number: HashMap::new(),
-                next: 1,
+                made: 0,
+                key: RandomState::new().build_hasher().finish(),
             }),
         }
     }
@@ -42,8 +57,8 @@ impl<T> Store<T> {
 
     fn insert(&self, value: Arc<T>) -> Word {
         let mut values = self.values();
-        let number = values.next;
-        values.next = values.next.wrapping_add(1).max(1);
+        let number = (values.made ^ values.key) as Word;
+        values.made += 1;
         values.by_number.insert(number, value);
         number
     }
@@ -56,6 +71,19 @@ impl<T> Store<T> {
     /// may use the same keyval).
     fn remove(&self, number: Word) -> Option<Arc<T>> {
         self.values().by_number.remove(&number)
+    }
+}
+
+/// A value stored for a set not made yet: if the set fails (or the old value's `Drop`
+/// panics), dropping this takes it out again.
+struct Pending<'a, T> {
+    store: &'a Store<T>,
+    number: Word,
+}
+
+impl<T> Drop for Pending<'_, T> {
+    fn drop(&mut self) {
+        drop(self.store.remove(self.number));
     }
 }
 
@@ -111,6 +139,13 @@ impl<T> TypedCopy<T> {
 /// # Ok::<(), mpiattr::Error>(())
 /// ```
 ///
+/// Made on [`crate::mpi_universe`], the keyval is also one of the C and Fortran code's: its
+/// number ([`TypedKeyval::keyval`]) is what they name it by, their `MPI_Comm_dup` and
+/// `MPI_Comm_free` copy and drop its values as Rust's do, and a word they set on it through
+/// that number is no typed value (the typed calls read none, and copy or drop nothing for it)
+/// unless it is a word read from another object's value: the two objects then share that
+/// value until either deletes it.
+///
 /// Values must be `Send + Sync`: any thread may read them under `MPI_THREAD_MULTIPLE`.
 ///
 /// ```compile_fail
@@ -119,6 +154,28 @@ impl<T> TypedCopy<T> {
 ///
 /// let universe = Universe::new(ThreadLevel::Single);
 /// let shared = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Rc<i32>>::Never);
+/// ```
+///
+/// `Send` alone is not enough: a `Cell` is not `Sync`.
+///
+/// ```compile_fail
+/// use std::cell::Cell;
+/// use mpiattr::{ObjectKind, ThreadLevel, TypedCopy, Universe};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let counter = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Cell<i32>>::Never);
+/// ```
+///
+/// (With `Arc<i32>` or `AtomicI32` in their place, both compile.)
+///
+/// ```
+/// use std::sync::{atomic::AtomicI32, Arc};
+/// use mpiattr::{ObjectKind, ThreadLevel, TypedCopy, Universe};
+///
+/// let universe = Universe::new(ThreadLevel::Single);
+/// let shared = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Arc<i32>>::Never);
+/// let counter = universe.create_typed_keyval(ObjectKind::Comm, TypedCopy::<AtomicI32>::Never);
+/// assert!(shared.is_ok() && counter.is_ok());
 /// ```
 pub struct TypedKeyval<T> {
     keyval: Keyval,
@@ -206,14 +263,14 @@ impl Universe {
         keyval: &TypedKeyval<T>,
         value: T,
     ) -> Result<()> {
-        let number = keyval.store.insert(Arc::new(value));
-        let set = keyval
-            .for_kind::<O>()
-            .and_then(|k| self.set_attr(object, k, Language::C, number));
-        if set.is_err() {
-            drop(keyval.store.remove(number));
-        }
-        set
+        let keyval_number = keyval.for_kind::<O>()?;
+        let pending = Pending {
+            store: &keyval.store,
+            number: keyval.store.insert(Arc::new(value)),
+        };
+        self.set_attr(object, keyval_number, Language::C, pending.number)?;
+        std::mem::forget(pending);
+        Ok(())
     }
 
     /// `object`'s value for `keyval`, shared: it stays alive while the `Arc` is held, even if
@@ -405,6 +462,195 @@ mod tests {
             u.set_typed(comm, &kv, value).unwrap();
             u.free_typed_keyval(kv).unwrap();
         }
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn windows_and_finalize() {
+        let u = Universe::new(ThreadLevel::Single);
+        let kv = u
+            .create_typed_keyval(ObjectKind::Win, TypedCopy::<Counted>::by_clone())
+            .unwrap();
+        let (value, win_drops) = counted(1);
+        let win = u.win_create_dynamic(Comm::WORLD).unwrap();
+        u.set_typed(win, &kv, value).unwrap();
+        assert_eq!(u.get_typed(win, &kv).unwrap().unwrap().value, 1);
+        u.win_free(win).unwrap();
+        assert_eq!(win_drops.load(Ordering::SeqCst), 1, "freed with its window");
+
+        let on_comms = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::Never)
+            .unwrap();
+        let (self_value, self_drops) = counted(2);
+        let (world_value, world_drops) = counted(3);
+        u.set_typed(Comm::SELF, &on_comms, self_value).unwrap();
+        u.set_typed(Comm::WORLD, &on_comms, world_value).unwrap();
+        u.finalize().unwrap();
+        // The keyvals are still held here: the values went with MPI_Finalize all the same.
+        assert_eq!(self_drops.load(Ordering::SeqCst), 1);
+        assert_eq!(world_drops.load(Ordering::SeqCst), 1);
+        drop((kv, on_comms, u));
+        assert_eq!(self_drops.load(Ordering::SeqCst), 1);
+        assert_eq!(world_drops.load(Ordering::SeqCst), 1);
+    }
+
+    /// A value that panics when cloned or dropped, as told.
+    struct Fragile {
+        clone_panics: bool,
+        drop_panics: bool,
+        drops: Arc<AtomicUsize>,
+    }
+
+    impl Clone for Fragile {
+        fn clone(&self) -> Self {
+            assert!(!self.clone_panics, "clone refused");
+            Fragile {
+                drops: self.drops.clone(),
+                ..*self
+            }
+        }
+    }
+
+    impl Drop for Fragile {
+        fn drop(&mut self) {
+            self.drops.fetch_add(1, Ordering::SeqCst);
+            if self.drop_panics && !std::thread::panicking() {
+                panic!("drop refused");
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_clone_or_drop_leaves_nothing_half_done() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+
+        let u = Universe::new(ThreadLevel::Single);
+        let kv = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Fragile>::by_clone())
+            .unwrap();
+        let sturdy = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::by_clone())
+            .unwrap();
+        let drops = Arc::new(AtomicUsize::new(0));
+        let fragile = |clone_panics, drop_panics| Fragile {
+            clone_panics,
+            drop_panics,
+            drops: drops.clone(),
+        };
+        let (value, counted_drops) = counted(1);
+        let comm = u.comm_dup(Comm::WORLD).unwrap();
+        // Set first, so copied first: its clone is made before the other one panics.
+        u.set_typed(comm, &sturdy, value).unwrap();
+        u.set_typed(comm, &kv, fragile(true, false)).unwrap();
+
+        let dup = catch_unwind(AssertUnwindSafe(|| u.comm_dup(comm)));
+        assert!(dup.is_err(), "the panic reaches the caller");
+        assert_eq!(
+            u.object_count(ObjectKind::Comm).unwrap(),
+            3,
+            "no half-made copy"
+        );
+        assert_eq!(
+            counted_drops.load(Ordering::SeqCst),
+            1,
+            "the clone made before the panic went with the half-made copy"
+        );
+        assert_eq!(kv.store.values().by_number.len(), 1);
+
+        // A Drop that panics when its value is replaced: the new value is not kept either.
+        u.set_typed(comm, &kv, fragile(false, true)).unwrap();
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        let replaced = catch_unwind(AssertUnwindSafe(|| {
+            u.set_typed(comm, &kv, fragile(false, false))
+        }));
+        assert!(replaced.is_err());
+        assert_eq!(drops.load(Ordering::SeqCst), 3, "the old and the new value");
+        assert!(u.get_typed(comm, &kv).unwrap().is_none());
+        assert_eq!(kv.store.values().by_number.len(), 0);
+
+        // A Drop that panics while its communicator is freed: the communicator stays, with
+        // the values not yet dropped, and can be freed again.
+        u.set_typed(comm, &kv, fragile(false, true)).unwrap();
+        let freed = catch_unwind(AssertUnwindSafe(|| u.comm_free(comm)));
+        assert!(freed.is_err());
+        assert_eq!(drops.load(Ordering::SeqCst), 4);
+        assert!(u.is_valid(comm).unwrap());
+        assert_eq!(
+            counted_drops.load(Ordering::SeqCst),
+            1,
+            "older: not dropped yet"
+        );
+        u.comm_free(comm).unwrap();
+        assert_eq!(counted_drops.load(Ordering::SeqCst), 2);
+        assert_eq!(drops.load(Ordering::SeqCst), 4, "dropped once");
+        assert_eq!(u.object_count(ObjectKind::Comm).unwrap(), 2);
+        u.free_typed_keyval(kv).unwrap();
+        u.free_typed_keyval(sturdy).unwrap();
+        assert_eq!(u.keyval_count().unwrap(), 12, "nothing left pinned");
+    }
+
+    #[test]
+    fn a_drop_that_panics_in_finalize_still_finalizes() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+
+        let u = Universe::new(ThreadLevel::Single);
+        let kv = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Fragile>::Never)
+            .unwrap();
+        let plain = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::Never)
+            .unwrap();
+        let drops = Arc::new(AtomicUsize::new(0));
+        let fragile = Fragile {
+            clone_panics: false,
+            drop_panics: true,
+            drops: drops.clone(),
+        };
+        let (value, world_drops) = counted(1);
+        u.set_typed(Comm::SELF, &kv, fragile).unwrap();
+        u.set_typed(Comm::WORLD, &plain, value).unwrap();
+        let finalized = catch_unwind(AssertUnwindSafe(|| u.finalize()));
+        assert!(finalized.is_err(), "the panic reaches the caller");
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            world_drops.load(Ordering::SeqCst),
+            1,
+            "MPI_COMM_WORLD's went too"
+        );
+        let after = u.create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::Never);
+        assert_eq!(
+            after.err(),
+            Some(Error::Finalized),
+            "finalized all the same"
+        );
+    }
+
+    #[test]
+    fn words_set_through_the_number_are_no_typed_values() {
+        let u = Universe::new(ThreadLevel::Single);
+        let kv = u
+            .create_typed_keyval(ObjectKind::Comm, TypedCopy::<Counted>::by_clone())
+            .unwrap();
+        let (value, drops) = counted(1);
+        u.set_typed(Comm::WORLD, &kv, value).unwrap();
+        let other = u.comm_dup(Comm::SELF).unwrap();
+        // Words C code could set through the keyval's number.
+        for word in [0, 1, 2, 3, -1, Word::MAX] {
+            u.set_attr(other, kv.keyval(), Language::C, word).unwrap();
+            assert!(u.get_typed(other, &kv).unwrap().is_none(), "word {word}");
+            let copy = u.comm_dup(other).unwrap();
+            assert!(u.get_typed(copy, &kv).unwrap().is_none());
+            u.comm_free(copy).unwrap();
+            u.delete_typed(other, &kv).unwrap();
+        }
+        assert_eq!(
+            drops.load(Ordering::SeqCst),
+            0,
+            "another object's value stays"
+        );
+        assert_eq!(u.get_typed(Comm::WORLD, &kv).unwrap().unwrap().value, 1);
+        u.comm_free(other).unwrap();
+        u.delete_typed(Comm::WORLD, &kv).unwrap();
         assert_eq!(drops.load(Ordering::SeqCst), 1);
     }
 

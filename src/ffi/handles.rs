@@ -389,3 +389,26 @@ mod tests {
         assert!(FORTRAN_BITS.decode(-5).is_none());
     }
 }
+
+macro_rules! public_c_handle {
+    ($object:ident, $c:ty, $name:literal) => {
+        impl $object {
+            #[doc = concat!("The ", $name, " a C `", stringify!($c), "` names, given as its value")]
+            #[doc = concat!("(`handle as usize`): for Rust code handed handles by C code that")]
+            /// works on [`crate::mpi_universe`]. Null and malformed handles are refused; whether
+            /// the object is alive is checked when it is used.
+            pub fn from_c_handle(handle: usize) -> Result<$object> {
+                decode(<$c as CHandle>::from_raw(handle))
+            }
+
+            #[doc = concat!("The value of the C `", stringify!($c), "` that names the ", $name, ".")]
+            pub fn c_handle(self) -> usize {
+                encode_handle::<$c>(self).to_raw()
+            }
+        }
+    };
+}
+
+public_c_handle!(Comm, abi::MPI_Comm, "communicator");
+public_c_handle!(Datatype, abi::MPI_Datatype, "datatype");
+public_c_handle!(Win, abi::MPI_Win, "window");

@@ -18,6 +18,7 @@ use crate::engine::{
 
 pub(crate) mod args;
 pub(crate) mod handles;
+pub(crate) mod unwind;
 
 pub(crate) use args::{Arg, Out};
 
@@ -110,18 +111,21 @@ pub(crate) enum Target {
     SelfComm,
 }
 
-/// The handler an error is raised on. The predefined communicators' handlers are read from
-/// their lock-free copies; another object's from the engine, and when that fails (an invalid
-/// handle, or a lock that refuses this thread) MPI_COMM_SELF's is used: the error path never
-/// depends on the lock that may have refused the call.
+/// The handler an error is raised on: the object's, from the engine; when that fails (an
+/// invalid handle, no universe, or a lock that refuses this thread) a predefined
+/// communicator's from its lock-free copy, and any other object's is MPI_COMM_SELF's: the
+/// error path never depends on the lock that may have refused the call. (The engine comes
+/// first for the predefined communicators too: Rust code may have set their handlers on
+/// [`crate::mpi_universe`], which leaves the copies as they were.)
 fn handler_for(target: Target) -> ErrorHandler {
     let predefined = |comm: Comm| {
         predefined_slot(comm).map(|slot| handler_from_u8(slot.load(Ordering::Relaxed)))
     };
     let own = match target {
-        Target::Comm(comm) => handles::comm(comm)
-            .ok()
-            .and_then(|comm| predefined(comm).or_else(|| universe().ok()?.errhandler(comm).ok())),
+        Target::Comm(comm) => handles::comm(comm).ok().and_then(|comm| {
+            let engine = universe().ok().and_then(|u| u.errhandler(comm).ok());
+            engine.or_else(|| predefined(comm))
+        }),
         Target::Win(win) => handles::win(win)
             .ok()
             .and_then(|win| universe().ok()?.errhandler(win).ok()),
@@ -155,7 +159,7 @@ fn raise(name: &str, target: Target, describe: impl FnOnce(&mut String), error: 
 /// The panic boundary and error path of every entry point that returns an error code.
 #[inline(always)]
 pub(crate) fn call(
-    name: &str,
+    name: &'static str,
     target: impl FnOnce() -> Target,
     describe: impl FnOnce(&mut String),
     body: impl FnOnce() -> Result<()>,
@@ -166,7 +170,7 @@ pub(crate) fn call(
     // costs a few nanoseconds).
     let previous = current()
         .filter(|universe| universe.has_callbacks())
-        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor)));
+        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor), name));
     let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(Error::Internal(
         "a panic was caught at the library boundary",
     )));
@@ -220,10 +224,11 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
 /// Ends the library: MPI_Finalize. The teardown runs while MPI_Finalized is still false.
 pub(crate) fn finalize() -> Result<()> {
     let universe = universe()?;
-    let teardown = universe.finalize();
+    let teardown = catch_unwind(AssertUnwindSafe(|| universe.finalize()));
     CURRENT.store(std::ptr::null_mut(), Ordering::Release);
     PHASE.store(FINALIZED, Ordering::Release);
-    teardown
+    // A Rust delete callback's panic: finalized all the same, then to the panic boundary.
+    teardown.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The value MPI_Query_thread and MPI_Init_thread report for a level.

@@ -9,12 +9,12 @@ use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
 use super::{logical, FortranProc};
-use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
+use crate::abi;
 use crate::engine::{
     AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Fint, Keyval,
     KeyvalSpec, Language, ObjectKind, Result, Universe, Word,
 };
-use crate::ffi::handles::{fortran_value, CHandle};
+use crate::ffi::unwind::{fortran_handle, MustReturn};
 
 /// What a predefined Fortran callback stands for when passed to a create call.
 pub(crate) enum Predefined {
@@ -91,7 +91,10 @@ impl Width for Word {
     }
 }
 
-type CopyFn<T> = unsafe extern "C" fn(
+/// A Fortran copy callback. Called as "C-unwind": an exception thrown through it (by C++ code
+/// the callback calls) is then an unwind Rust can see and stop, with [`MustReturn`], instead of
+/// undefined behaviour.
+type CopyFn<T> = unsafe extern "C-unwind" fn(
     oldobject: *mut Fint,
     keyval: *mut Fint,
     extra_state: *mut T,
@@ -101,7 +104,8 @@ type CopyFn<T> = unsafe extern "C" fn(
     ierror: *mut Fint,
 );
 
-type DeleteFn<T> = unsafe extern "C" fn(
+/// A Fortran delete callback (see [`CopyFn`]).
+type DeleteFn<T> = unsafe extern "C-unwind" fn(
     object: *mut Fint,
     keyval: *mut Fint,
     attribute_val: *mut T,
@@ -113,18 +117,6 @@ type DeleteFn<T> = unsafe extern "C" fn(
 /// to: what one callback stores there, the next one sees. An address-sized cell; an MPI-1
 /// callback's INTEGER is its low-order part (the crate is little-endian only).
 type ExtraState = Arc<AtomicIsize>;
-
-/// The Fortran integer a callback gets for the object it acts on.
-fn fortran_handle(object: AnyObject) -> Fint {
-    fn value<H: CHandle>(object: H::Object) -> Fint {
-        fortran_value::<H>(object).map_or(H::NULL as Fint, |v| v as Fint)
-    }
-    match object {
-        AnyObject::Comm(comm) => value::<MPI_Comm>(comm),
-        AnyObject::Datatype(datatype) => value::<MPI_Datatype>(datatype),
-        AnyObject::Win(win) => value::<MPI_Win>(win),
-    }
-}
 
 /// IERROR as a C error code: a value that does not fit is no valid code either.
 fn error_code(ierror: Fint) -> i32 {
@@ -144,6 +136,7 @@ impl<T: Width> CopyCallback for FortranCopy<T> {
         keyval: Keyval,
         value: Word,
     ) -> std::result::Result<Option<Word>, i32> {
+        let guard = MustReturn::new("copy", self.function as usize, keyval, object, true);
         // Every argument is a local of this frame (the extra state aside): whatever the
         // callback writes through them touches nothing of the library's.
         let mut handle = fortran_handle(object);
@@ -166,6 +159,7 @@ impl<T: Width> CopyCallback for FortranCopy<T> {
                 &mut ierror,
             )
         };
+        guard.returned();
         if ierror != abi::MPI_SUCCESS as Fint {
             return Err(error_code(ierror));
         }
@@ -186,6 +180,7 @@ impl<T: Width> DeleteCallback for FortranDelete<T> {
         keyval: Keyval,
         value: Word,
     ) -> std::result::Result<(), i32> {
+        let guard = MustReturn::new("delete", self.function as usize, keyval, object, true);
         let mut handle = fortran_handle(object);
         let mut keyval = keyval.0 as Fint;
         let mut value = T::from_word(value);
@@ -200,6 +195,7 @@ impl<T: Width> DeleteCallback for FortranDelete<T> {
                 &mut ierror,
             )
         };
+        guard.returned();
         if ierror == abi::MPI_SUCCESS as Fint {
             Ok(())
         } else {

@@ -1,5 +1,5 @@
 // expect-exit: SIGABRT
-// expect-stderr: mpiattr: the delete callback
+// expect-stderr: mpiattr: MPI_Comm_delete_attr: the delete callback
 // expect-stderr: ended by an exception or another unwind, which MPI callbacks may not do: aborting
 /*
  * A C++ exception thrown by a callback (docs/semantics.md, "Callbacks that break the rules"):

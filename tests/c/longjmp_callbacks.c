@@ -121,10 +121,17 @@ int main(int argc, char **argv)
     CHECK(comm != MPI_COMM_NULL);
     get(comm, kv, &flag, &value);
     CHECK(flag == 1 && value == 4);
-    CHECK_OK(MPI_Comm_free(&comm));
-    CHECK_EQ_HANDLE(comm, MPI_COMM_NULL);
+    /* The next call to need the value is another function, from the same frame: it finds the
+       free abandoned and the value deletable (before the library compared where calls enter,
+       which differs by function, and the delete found the value still "being deleted"). */
+    CHECK_OK(MPI_Comm_delete_attr(comm, kv));
     CHECK_EQ_INT(delete_calls, 3);
     CHECK_EQ_INT(last_deleted, 4);
+    REQUIRE_OK(MPI_Comm_set_attr(comm, kv, IPTR(5)));
+    CHECK_OK(MPI_Comm_free(&comm));
+    CHECK_EQ_HANDLE(comm, MPI_COMM_NULL);
+    CHECK_EQ_INT(delete_calls, 4);
+    CHECK_EQ_INT(last_deleted, 5);
 
     /* 4. Out of a copy callback run by MPI_Comm_dup. */
     int copy_keyval;
@@ -171,7 +178,7 @@ int main(int argc, char **argv)
     /* A dup that works afterwards, callbacks and all. */
     REQUIRE_OK(MPI_Comm_set_attr(MPI_COMM_SELF, kv, IPTR(8)));
     CHECK_OK(MPI_Comm_delete_attr(MPI_COMM_SELF, kv));
-    CHECK_EQ_INT(delete_calls, 4);
+    CHECK_EQ_INT(delete_calls, 5);
 
     CHECK_OK(MPI_Comm_free_keyval(&kv));
     REQUIRE_OK(MPI_Finalize());
