@@ -155,8 +155,8 @@ impl PredefinedOp {
         for kind in signature {
             if !self.is_defined_on(kind.group()) {
                 return Err(Error::OpNotDefined {
-                    op: self.name(),
-                    kind: kind.name(),
+                    op: self,
+                    kind: *kind,
                 });
             }
         }

@@ -591,8 +591,8 @@ fn mixed_signatures_apply_kind_by_kind() {
     assert_eq!(
         error,
         Error::OpNotDefined {
-            op: "MPI_BAND",
-            kind: "double"
+            op: PredefinedOp::Band,
+            kind: BasicKind::F64
         }
     );
     assert_eq!(inout, before);
