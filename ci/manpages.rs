@@ -358,14 +358,18 @@ impl Function {
         let mut arguments = Vec::new();
         if list.trim() != "void" {
             for arg in list.split(", ") {
-                let arg = arg.trim();
+                // An array parameter (`MPI_Request array_of_requests[]`) is a pointer.
+                let (arg, array) = match arg.trim().strip_suffix("[]") {
+                    Some(arg) => (arg, "[]"),
+                    None => (arg.trim(), ""),
+                };
                 let at = arg
                     .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .ok_or_else(|| format!("argument `{arg}` has no type"))?;
                 let (c_type, name) = arg.split_at(at + 1);
                 arguments.push(Argument {
                     name: name.to_string(),
-                    c_type: Some(c_type.trim().to_string()),
+                    c_type: Some(format!("{}{array}", c_type.trim())),
                     mpi: find(0, name),
                     mpi_f08: find(1, name),
                 });

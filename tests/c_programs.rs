@@ -133,6 +133,8 @@ programs!(
     longjmp_nested,
     longjmp_thread,
     names,
+    p2p_coll_basic,
+    p2p_never_completes,
     predefined_attrs,
     profiling,
     reentrant,

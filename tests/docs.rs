@@ -171,6 +171,7 @@ fn man_pages_cover_every_section() {
         let (_, list) = prototype.trim_end_matches(");").split_once('(').unwrap();
         for argument in list.split(", ").filter(|a| *a != "void") {
             let argument = argument.rsplit([' ', '*']).next().unwrap();
+            let argument = argument.trim_end_matches("[]");
             if !page.text.contains(&format!("\n.TP\n.I {argument}\n")) {
                 problems.push(format!("{name}: argument {argument} not under ARGUMENTS"));
             }

@@ -2,9 +2,9 @@
 
 use std::ffi::{c_char, c_int, CStr};
 
-use super::handles::{self, decode, encode_handle, from_fortran, null, to_fortran};
+use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
 use super::{mpi_functions, mpi_infallible, universe, Out, Target};
-use crate::abi::{self, MPI_Comm, MPI_Fint, MPI_Info, MPI_Request, MPI_Status};
+use crate::abi::{self, MPI_Comm, MPI_Fint, MPI_Info, MPI_Request};
 use crate::engine::{Error, Result};
 use crate::ffi;
 
@@ -13,33 +13,6 @@ fn dup_into(comm: MPI_Comm, newcomm: &mut Out<MPI_Comm>) -> Result<()> {
     let result = handles::comm(comm).and_then(|comm| universe()?.comm_dup(comm));
     newcomm.set(result.as_ref().map_or(null(), |new| encode_handle(*new)));
     result.map(drop)
-}
-
-/// Writes the status of a completed MPI_Comm_idup request, unless MPI_STATUS_IGNORE.
-///
-/// # Safety
-/// `status` is NULL or valid for writes.
-unsafe fn empty_status(status: *mut MPI_Status) {
-    if !status.is_null() {
-        let empty = MPI_Status {
-            MPI_SOURCE: abi::MPI_ANY_SOURCE as c_int,
-            MPI_TAG: abi::MPI_ANY_TAG as c_int,
-            MPI_ERROR: abi::MPI_SUCCESS as c_int,
-            MPI_internal: [0; 5],
-        };
-        // SAFETY: non-null and valid (the caller's contract).
-        unsafe { status.write(empty) };
-    }
-}
-
-/// Completes a request for MPI_Wait and MPI_Test: MPI_REQUEST_NULL completes at once.
-fn complete(request: &mut Out<MPI_Request>) -> Result<()> {
-    let raw = request.get();
-    let pending =
-        (raw as usize != abi::MPIATTR_HANDLE_MPI_REQUEST_NULL as usize).then(|| decode(raw));
-    ffi::complete_request(pending)?;
-    request.set(null());
-    Ok(())
 }
 
 mpi_functions! {
@@ -74,36 +47,6 @@ mpi_functions! {
                 Err(error)
             }
         }
-    }
-
-    /// Waits for a request (every request is complete).
-    fn MPI_Wait / PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) on Target::SelfComm => {
-        // SAFETY: an MPI in-out argument: NULL or valid.
-        let mut request = unsafe { Out::new(request, "request") }?;
-        complete(&mut request)?;
-        // SAFETY: `status` is MPI_STATUS_IGNORE (NULL) or valid.
-        unsafe { empty_status(status) };
-        Ok(())
-    }
-
-    /// Tests a request: always complete.
-    fn MPI_Test / PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) on Target::SelfComm => {
-        // SAFETY: MPI in-out and output arguments: NULL or valid.
-        let (mut request, mut flag) = unsafe { (Out::new(request, "request")?, Out::new(flag, "flag")?) };
-        complete(&mut request)?;
-        flag.set(1);
-        // SAFETY: `status` is MPI_STATUS_IGNORE (NULL) or valid.
-        unsafe { empty_status(status) };
-        Ok(())
-    }
-
-    /// Frees a request.
-    fn MPI_Request_free / PMPI_Request_free(request: *mut MPI_Request) on Target::SelfComm => {
-        // SAFETY: an MPI in-out argument: NULL or valid.
-        let mut request = unsafe { Out::new(request, "request") }?;
-        universe()?.request_complete(decode(request.get())?)?;
-        request.set(null());
-        Ok(())
     }
 
     /// Splits a communicator: MPI_UNDEFINED gives MPI_COMM_NULL, any other colour a new

@@ -9,10 +9,12 @@
 pub(crate) use crate::ffi::{handles, universe, Out, Target};
 
 mod attr;
+mod coll;
 mod comm;
 mod datatype;
 mod env;
 mod errors;
+mod p2p;
 mod win;
 
 /// Describes a group of C entry points, each once: `fn MPI_X / PMPI_X (args) on TARGET { body }`.
@@ -29,9 +31,11 @@ macro_rules! mpi_functions {
         /// # Safety
         /// Every pointer argument is NULL or valid for the accesses the MPI standard describes.
         #[no_mangle]
+        #[allow(clippy::too_many_arguments)] // the standard's argument lists
         pub unsafe extern "C" fn $pmpi($($arg: $ty),*) -> std::ffi::c_int {
             /// The function whole: argument checks, the engine, the error handler.
             #[inline(never)]
+            #[allow(clippy::too_many_arguments)] // the standard's argument lists
             unsafe fn whole($($arg: $ty),*) -> std::ffi::c_int {
                 $crate::ffi::call(
                     stringify!($mpi),
@@ -59,6 +63,7 @@ macro_rules! mpi_functions {
         /// # Safety
         /// As for the `PMPI_` entry point it forwards to.
         #[no_mangle]
+        #[allow(clippy::too_many_arguments)] // the standard's argument lists
         pub unsafe extern "C" fn $mpi($($arg: $ty),*) -> std::ffi::c_int {
             // SAFETY: the same contract as the PMPI_ function, which the caller upholds.
             unsafe { $pmpi($($arg),*) }

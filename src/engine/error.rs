@@ -159,6 +159,12 @@ pub enum Error {
     /// A message handle that names no matched message.
     #[error("invalid message handle")]
     InvalidMessage,
+    /// A NULL (or `MPI_IN_PLACE`) buffer where data must be read or written (the argument).
+    #[error("invalid buffer: {0} is NULL")]
+    InvalidBuffer(&'static str),
+    /// One of several completed operations failed: each status's `MPI_ERROR` says which.
+    #[error("an operation failed: see the statuses' MPI_ERROR")]
+    InStatus,
     /// A bug in mpiattr (including a caught panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -256,7 +262,8 @@ impl Error {
             | Error::OpOnlyForAccumulate(_)
             | Error::OpNotDefined { .. } => ErrorClass::Op,
             Error::InvalidRoot(_) => ErrorClass::Root,
-            Error::InPlace(_) => ErrorClass::Buffer,
+            Error::InPlace(_) | Error::InvalidBuffer(_) => ErrorClass::Buffer,
+            Error::InStatus => ErrorClass::InStatus,
             Error::SignatureMismatch | Error::NotCommitted => ErrorClass::Type,
         }
     }

@@ -1893,6 +1893,27 @@ impl Universe {
         Ok(())
     }
 
+    /// The size in bytes of a datatype a message or collective may use: it must be committed
+    /// (predefined datatypes are). Errors: an invalid handle, [`Error::NotCommitted`] (both
+    /// `MPI_ERR_TYPE`).
+    pub fn type_size_for_transfer(&self, datatype: Datatype) -> Result<u64> {
+        match self
+            .lock()?
+            .object(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype {
+                size,
+                committed: true,
+            } => Ok(size),
+            Detail::Datatype { .. } => Err(Error::NotCommitted),
+            _ => Err(Error::InvalidHandle(
+                ObjectKind::Datatype,
+                HandleProblem::Unknown,
+            )),
+        }
+    }
+
     /// MPI_Type_size, in bytes.
     pub fn type_size(&self, datatype: Datatype) -> Result<u64> {
         match self

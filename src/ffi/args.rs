@@ -94,7 +94,8 @@ handle_args!(
     abi::MPI_ABI_Win => handles::predefined_name,
     abi::MPI_ABI_Info => handles::predefined_name,
     abi::MPI_ABI_Errhandler => handles::predefined_name,
-    abi::MPI_ABI_Request => handles::predefined_name
+    abi::MPI_ABI_Request => handles::predefined_name,
+    abi::MPI_ABI_Op => handles::predefined_name
 );
 
 /// Callback arguments print as the predefined function they stand for, or an address.

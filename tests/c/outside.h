@@ -87,6 +87,27 @@ static void outside_calls(const struct outside *x)
         OUTSIDE_INOUT(r, MPI_Wait(&r, &o.status));
         OUTSIDE_INOUT(r, MPI_Test(&r, &o.i, &o.status));
         OUTSIDE_INOUT(r, MPI_Request_free(&r));
+        OUTSIDE_INOUT(r, MPI_Cancel(&r));
+        OUTSIDE_INOUT(r, MPI_Waitall(1, &r, &o.status));
+    }
+
+    /* point-to-point and collectives */
+    {
+        int data[2] = {0, 0};
+        OUTSIDE(MPI_Send(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Ssend(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Isend(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Recv(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.status));
+        OUTSIDE(MPI_Irecv(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Sendrecv(data, 1, MPI_INT, 0, 0, data + 1, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+                             &o.status));
+        OUTSIDE(MPI_Probe(0, 0, MPI_COMM_WORLD, &o.status));
+        OUTSIDE(MPI_Iprobe(0, 0, MPI_COMM_WORLD, &o.i, &o.status));
+        OUTSIDE(MPI_Get_count(&o.status, MPI_INT, &o.i));
+        OUTSIDE(MPI_Barrier(MPI_COMM_WORLD));
+        OUTSIDE(MPI_Bcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_local(data, data + 1, 1, MPI_INT, MPI_SUM));
     }
 
     /* keyvals and attributes without an object */

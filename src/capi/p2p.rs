@@ -1,0 +1,433 @@
+//! Point-to-point with oneself (MPI-4.1 chapter 3) and the request functions: the C shell
+//! over src/engine/messages.rs and src/engine/requests.rs.
+//!
+//! Data moves as packed bytes. Every datatype the library can build so far (the predefined
+//! ones, `MPI_Type_contiguous` and `MPI_Type_dup` of them) lays its elements out contiguously,
+//! so `count` elements at `buf` are the `count * size` bytes there and packing is a copy;
+//! the other constructors bring their own layouts with the datatype engine.
+
+use std::ffi::{c_int, c_void};
+
+use super::handles::{self, decode, encode_handle, null};
+use super::{mpi_functions, universe, Out, Target};
+use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Request, MPI_Status};
+use crate::engine::{
+    Completion, Datatype, Envelope, Error, Request, Result, SendMode, Status, UserBuffer,
+};
+
+/// `count` elements of a datatype usable for communication (committed), and their packed
+/// size in bytes.
+pub(crate) struct Described {
+    pub(crate) datatype: Datatype,
+    pub(crate) count: i64,
+    pub(crate) bytes: usize,
+}
+
+/// Checks a count and a datatype argument: `MPI_ERR_COUNT` for a negative count, `MPI_ERR_TYPE`
+/// for an invalid or uncommitted datatype.
+pub(crate) fn describe(count: c_int, datatype: MPI_Datatype) -> Result<Described> {
+    let count = i64::from(count);
+    if count < 0 {
+        return Err(Error::InvalidCount);
+    }
+    let datatype = handles::datatype(datatype)?;
+    let size = universe()?.type_size_for_transfer(datatype)?;
+    let bytes = (size as u128 * count as u128)
+        .try_into()
+        .ok()
+        .filter(|&b: &usize| b <= isize::MAX as usize)
+        .ok_or(Error::InvalidCount)?;
+    Ok(Described {
+        datatype,
+        count,
+        bytes,
+    })
+}
+
+/// The `bytes` bytes at `buf`, for reading. NULL with data to read is `MPI_ERR_BUFFER`.
+///
+/// # Safety
+/// `buf` is NULL or valid for reads of `bytes` bytes (the caller's MPI contract).
+pub(crate) unsafe fn input<'a>(
+    buf: *const c_void,
+    bytes: usize,
+    what: &'static str,
+) -> Result<&'a [u8]> {
+    if bytes == 0 {
+        return Ok(&[]);
+    }
+    if buf.is_null() || buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize {
+        return Err(Error::InvalidBuffer(what));
+    }
+    // SAFETY: non-null and valid for `bytes` bytes (the caller's contract).
+    Ok(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), bytes) })
+}
+
+/// Checks that `buf` can receive `bytes` bytes: NULL or `MPI_IN_PLACE` with data to receive is
+/// `MPI_ERR_BUFFER`.
+pub(crate) fn output_address(buf: *mut c_void, bytes: usize, what: &'static str) -> Result<usize> {
+    if bytes != 0 && (buf.is_null() || buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize) {
+        return Err(Error::InvalidBuffer(what));
+    }
+    Ok(buf as usize)
+}
+
+/// Copies delivered bytes to the address their receive named.
+///
+/// # Safety
+/// `address` is valid for writes of `bytes.len()` bytes: the receive buffer the program
+/// named, alive until the receive completes (MPI-4.1 §3.7.2).
+pub(crate) unsafe fn deliver(address: usize, bytes: &[u8]) {
+    if !bytes.is_empty() {
+        // SAFETY: the caller's contract; the engine never delivers more than the capacity.
+        unsafe { std::ptr::copy(bytes.as_ptr(), address as *mut u8, bytes.len()) };
+    }
+}
+
+/// Writes a status unless it is `MPI_STATUS_IGNORE`, `MPI_ERROR` included (`MPI_SUCCESS` in an
+/// empty status, MPI-4.1 §3.7.3; the standard leaves it undefined after a single completion
+/// that failed, and here it holds that failure's class). The packed byte count and the
+/// cancelled flag live in the hidden fields.
+///
+/// # Safety
+/// `status` is NULL or valid for writes.
+pub(crate) unsafe fn write_status(status: *mut MPI_Status, from: &Status) {
+    if status.is_null() {
+        return;
+    }
+    // SAFETY: non-null and valid (the caller's contract).
+    let status = unsafe { &mut *status };
+    status.MPI_SOURCE = from.source;
+    status.MPI_TAG = from.tag;
+    status.MPI_ERROR = from.error;
+    status.MPI_internal[0] = from.bytes as u32 as c_int;
+    status.MPI_internal[1] = (from.bytes >> 32) as u32 as c_int;
+    status.MPI_internal[2] = from.cancelled as c_int;
+}
+
+/// The status a C program handed back.
+fn read_status(status: &MPI_Status) -> Status {
+    Status {
+        source: status.MPI_SOURCE,
+        tag: status.MPI_TAG,
+        error: status.MPI_ERROR,
+        bytes: u64::from(status.MPI_internal[0] as u32)
+            | u64::from(status.MPI_internal[1] as u32) << 32,
+        cancelled: status.MPI_internal[2] != 0,
+    }
+}
+
+/// Delivers a completion's bytes and writes its status; its own error (a truncation) is the
+/// call's.
+///
+/// # Safety
+/// As for [`deliver`] and [`write_status`].
+unsafe fn finish(completion: Completion, status: *mut MPI_Status) -> Result<()> {
+    if let Some(delivery) = &completion.delivery {
+        // SAFETY: the receive buffer its call named (the caller's contract).
+        unsafe { deliver(delivery.buffer.address, &delivery.bytes) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { write_status(status, &completion.status) };
+    completion.error.map_or(Ok(()), Err)
+}
+
+fn request_of(raw: MPI_Request) -> Result<Option<Request>> {
+    if raw as usize == abi::MPIATTR_HANDLE_MPI_REQUEST_NULL as usize {
+        Ok(None)
+    } else {
+        decode(raw).map(Some)
+    }
+}
+
+/// A blocking or nonblocking send of `count` elements at `buf`.
+///
+/// # Safety
+/// `buf` is NULL or valid for reads of the message.
+unsafe fn send_from<'a>(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<(&'a [u8], Envelope)> {
+    let data = describe(count, datatype)?;
+    let to = Envelope {
+        rank: dest,
+        tag,
+        comm: handles::comm(comm)?,
+    };
+    // SAFETY: the caller's contract.
+    let bytes = unsafe { input(buf, data.bytes, "the send buffer")? };
+    Ok((bytes, to))
+}
+
+fn receive_into(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<(UserBuffer, Envelope)> {
+    let data = describe(count, datatype)?;
+    let from = Envelope {
+        rank: source,
+        tag,
+        comm: handles::comm(comm)?,
+    };
+    let buffer = UserBuffer {
+        address: output_address(buf, data.bytes, "the receive buffer")?,
+        count: data.count,
+        datatype: data.datatype,
+        bytes: data.bytes as u64,
+    };
+    Ok((buffer, from))
+}
+
+macro_rules! blocking_sends {
+    ($($(#[doc = $doc:literal])* $mpi:ident / $pmpi:ident: $mode:expr;)*) => {
+        mpi_functions! {$(
+            $(#[doc = $doc])*
+            fn $mpi / $pmpi(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
+                universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                // SAFETY: `buf` holds the message (the caller's contract).
+                let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
+                universe()?.send($mode, bytes, to)
+            }
+        )*}
+    };
+}
+
+blocking_sends! {
+    /// Sends to oneself: the message is copied and the call returns.
+    MPI_Send / PMPI_Send: SendMode::Standard;
+    /// A synchronous send: returns once a receive has matched it (one posted before).
+    MPI_Ssend / PMPI_Ssend: SendMode::Synchronous;
+    /// A ready send: a matching receive must be posted.
+    MPI_Rsend / PMPI_Rsend: SendMode::Ready;
+}
+
+macro_rules! nonblocking_sends {
+    ($($(#[doc = $doc:literal])* $mpi:ident / $pmpi:ident: $mode:expr;)*) => {
+        mpi_functions! {$(
+            $(#[doc = $doc])*
+            fn $mpi / $pmpi(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) on Target::Comm(comm) => {
+                universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                // SAFETY: an MPI output argument: NULL or valid.
+                let mut request = unsafe { Out::new(request, "request") }?;
+                // SAFETY: `buf` holds the message (the caller's contract).
+                let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
+                let started = universe()?.isend($mode, bytes.to_vec(), to)?;
+                request.set(encode_handle(started));
+                Ok(())
+            }
+        )*}
+    };
+}
+
+nonblocking_sends! {
+    /// Starts a standard send to oneself (the message is copied at once).
+    MPI_Isend / PMPI_Isend: SendMode::Standard;
+    /// Starts a synchronous send: complete once a receive matches it.
+    MPI_Issend / PMPI_Issend: SendMode::Synchronous;
+    /// Starts a ready send.
+    MPI_Irsend / PMPI_Irsend: SendMode::Ready;
+}
+
+mpi_functions! {
+    /// Receives a message sent to oneself; one that can never arrive is an error, not a hang.
+    fn MPI_Recv / PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+        let done = universe()?.recv(buffer, from)?;
+        // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+        unsafe { finish(done, status) }
+    }
+
+    /// Starts a receive: the data arrives when the request completes.
+    fn MPI_Irecv / PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI output argument: NULL or valid.
+        let mut request = unsafe { Out::new(request, "request") }?;
+        let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+        request.set(encode_handle(universe()?.irecv(buffer, from)?));
+        Ok(())
+    }
+
+    /// Sends and receives in one call (the two buffers must not overlap).
+    fn MPI_Sendrecv / PMPI_Sendrecv(
+        sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int,
+        recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int,
+        comm: MPI_Comm, status: *mut MPI_Status,
+    ) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: `sendbuf` holds the message (the caller's contract).
+        let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
+        let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
+        let done = universe()?.sendrecv(bytes.to_vec(), to, buffer, from)?;
+        // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
+        unsafe { finish(done, status) }
+    }
+
+    /// Sends the buffer and receives into it (the message is copied before it is overwritten).
+    fn MPI_Sendrecv_replace / PMPI_Sendrecv_replace(
+        buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int,
+        source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status,
+    ) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: `buf` holds the message (the caller's contract).
+        let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
+        let copy = bytes.to_vec();
+        let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
+        let done = universe()?.sendrecv(copy, to, buffer, from)?;
+        // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+        unsafe { finish(done, status) }
+    }
+
+    /// Waits for a message and reports it without receiving it.
+    fn MPI_Probe / PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        let from = Envelope { rank: source, tag, comm: handles::comm(comm)? };
+        let found = universe()?.probe(from)?;
+        // SAFETY: `status` NULL or valid.
+        unsafe { write_status(status, &found) };
+        Ok(())
+    }
+
+    /// Reports whether a message is there, without receiving it.
+    fn MPI_Iprobe / PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) on Target::Comm(comm) => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI output argument: NULL or valid.
+        let mut flag = unsafe { Out::new(flag, "flag") }?;
+        let from = Envelope { rank: source, tag, comm: handles::comm(comm)? };
+        let found = universe()?.iprobe(from)?;
+        flag.set(found.is_some() as c_int);
+        if let Some(found) = found {
+            // SAFETY: `status` NULL or valid.
+            unsafe { write_status(status, &found) };
+        }
+        Ok(())
+    }
+
+    /// The number of whole elements of `datatype` a status reports (MPI_UNDEFINED if the
+    /// bytes are not a whole number of them).
+    fn MPI_Get_count / PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI output argument: NULL or valid.
+        let mut count = unsafe { Out::new(count, "count") }?;
+        if status.is_null() {
+            return Err(Error::NullArgument("status"));
+        }
+        // SAFETY: non-null and valid for reads (the caller's contract).
+        let status = read_status(unsafe { &*status });
+        let size = universe()?.type_size(handles::datatype(datatype)?)?;
+        let whole = if size == 0 {
+            Some(0)
+        } else if status.bytes % size == 0 {
+            c_int::try_from(status.bytes / size).ok()
+        } else {
+            None
+        };
+        count.set(whole.unwrap_or(abi::MPI_UNDEFINED));
+        Ok(())
+    }
+
+    /// Waits for a request; a receive's data arrives now. The handle becomes
+    /// MPI_REQUEST_NULL unless the request is persistent.
+    fn MPI_Wait / PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI in-out argument: NULL or valid.
+        let mut request = unsafe { Out::new(request, "request") }?;
+        let done = universe()?.wait(request_of(request.get())?)?;
+        if done.freed {
+            request.set(null());
+        }
+        // SAFETY: the request's receive buffer; `status` NULL or valid.
+        unsafe { finish(done, status) }
+    }
+
+    /// Tests a request: `flag` says whether it completed (then as MPI_Wait).
+    fn MPI_Test / PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: MPI in-out and output arguments: NULL or valid.
+        let (mut request, mut flag) = unsafe { (Out::new(request, "request")?, Out::new(flag, "flag")?) };
+        match universe()?.test(request_of(request.get())?)? {
+            None => {
+                flag.set(0);
+                Ok(())
+            }
+            Some(done) => {
+                flag.set(1);
+                if done.freed {
+                    request.set(null());
+                }
+                // SAFETY: the request's receive buffer; `status` NULL or valid.
+                unsafe { finish(done, status) }
+            }
+        }
+    }
+
+    /// Waits for every request; a failed one makes the call return MPI_ERR_IN_STATUS with
+    /// each status's MPI_ERROR set.
+    fn MPI_Waitall / PMPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        let count = usize::try_from(count).map_err(|_| Error::InvalidCount)?;
+        if count > 0 && array_of_requests.is_null() {
+            return Err(Error::NullArgument("array_of_requests"));
+        }
+        // SAFETY: `count` requests (the caller's contract).
+        let raw = unsafe { std::slice::from_raw_parts_mut(array_of_requests, count) };
+        let requests = raw.iter().map(|r| request_of(*r)).collect::<Result<Vec<_>>>()?;
+        let done = universe()?.waitall(&requests)?;
+        let mut failed = false;
+        for (i, completion) in done.into_iter().enumerate() {
+            if completion.freed {
+                raw[i] = null();
+            }
+            let status = if array_of_statuses.is_null() {
+                std::ptr::null_mut()
+            } else {
+                // SAFETY: `count` statuses (the caller's contract).
+                unsafe { array_of_statuses.add(i) }
+            };
+            // SAFETY: the request's receive buffer; `status` NULL or valid.
+            failed |= unsafe { finish(completion, status) }.is_err();
+        }
+        if failed { Err(Error::InStatus) } else { Ok(()) }
+    }
+
+    /// Frees a request; an active one completes on its own.
+    fn MPI_Request_free / PMPI_Request_free(request: *mut MPI_Request) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI in-out argument: NULL or valid.
+        let mut request = unsafe { Out::new(request, "request") }?;
+        let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
+        universe()?.request_free(pending)?;
+        request.set(null());
+        Ok(())
+    }
+
+    /// Cancels a request (a send not yet received can be cancelled).
+    fn MPI_Cancel / PMPI_Cancel(request: *mut MPI_Request) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI input argument passed by address: NULL or valid.
+        let request = unsafe { Out::new(request, "request") }?;
+        let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
+        universe()?.cancel(pending)
+    }
+
+    /// Whether the operation a status reports was cancelled.
+    fn MPI_Test_cancelled / PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) on Target::SelfComm => {
+        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+        // SAFETY: an MPI output argument: NULL or valid.
+        let mut flag = unsafe { Out::new(flag, "flag") }?;
+        if status.is_null() {
+            return Err(Error::NullArgument("status"));
+        }
+        // SAFETY: non-null and valid for reads (the caller's contract).
+        flag.set(read_status(unsafe { &*status }).cancelled as c_int);
+        Ok(())
+    }
+}
