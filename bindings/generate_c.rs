@@ -99,6 +99,8 @@ pub struct Annotation {
     pub fast: bool,
     /// Whether the large-count form `MPI_X_c` is implemented too (body `<body>_c`).
     pub large: bool,
+    /// Output arguments the body decodes itself (to keep an order of checks).
+    pub raw: Vec<String>,
 }
 
 impl Annotation {
@@ -111,7 +113,8 @@ impl Annotation {
     }
 }
 
-/// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self [fast] [large]`, `#` comments.
+/// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self|world [fast] [large]
+/// [raw=ARG,...]`, `#` comments.
 pub fn parse_annotations(text: &str) -> Vec<Annotation> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -131,15 +134,19 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
             on: None,
             fast: false,
             large: false,
+            raw: Vec::new(),
         };
         for word in words {
             match word {
                 "fast" => annotation.fast = true,
                 "large" => annotation.large = true,
                 "on=self" => annotation.on = None,
-                other => match other.strip_prefix("on=") {
-                    Some(arg) => annotation.on = Some(arg.to_string()),
-                    None => panic!("functions.txt: {}: unknown option {other}", annotation.name),
+                other => match (other.strip_prefix("on="), other.strip_prefix("raw=")) {
+                    (Some(arg), _) => annotation.on = Some(arg.to_string()),
+                    (_, Some(args)) => {
+                        annotation.raw = args.split(',').map(str::to_string).collect()
+                    }
+                    _ => panic!("functions.txt: {}: unknown option {other}", annotation.name),
                 },
             }
         }
@@ -187,9 +194,18 @@ enum Decoded {
     Out(String),
 }
 
-fn decoding(param: &Param) -> Decoded {
+/// Kinds whose pointers are not single outputs: strings are buffers, a status may be
+/// MPI_STATUS_IGNORE, MPI_Init's `argc` and `argv` may be NULL.
+const UNDECODED_KINDS: &[&str] = &["STRING", "STATUS", "ARGUMENT_COUNT", "ARGUMENT_LIST"];
+
+fn decoding(param: &Param, raw: &[String]) -> Decoded {
     let written = matches!(param.direction.as_str(), "out" | "inout");
-    if !written || param.c_type.ends_with("[]") || param.c_type.starts_with("const ") {
+    if !written
+        || param.c_type.ends_with("[]")
+        || param.c_type.starts_with("const ")
+        || UNDECODED_KINDS.contains(&param.kind.as_str())
+        || raw.contains(&param.name)
+    {
         return Decoded::Raw;
     }
     if param.kind == "C_BUFFER" {
@@ -267,6 +283,12 @@ fn entry_point(
         let pmpi = format!("P{name}");
         let body = format!("{}{suffix}", annotation.body());
         let chapter = &annotation.chapter;
+        for arg in &annotation.raw {
+            assert!(
+                procedure.c_params().any(|p| &p.name == arg),
+                "functions.txt: {name} has no argument {arg}"
+            );
+        }
         let mut params: Vec<Param> = procedure.c_params().cloned().collect();
         if large {
             for param in &mut params {
@@ -281,6 +303,9 @@ fn entry_point(
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         let target = match &annotation.on {
             None => "crate::ffi::Target::SelfComm".to_string(),
+            Some(world) if world == "world" => {
+                "crate::ffi::Target::Comm(crate::abi::MPIATTR_HANDLE_MPI_COMM_WORLD as usize as crate::abi::MPI_Comm)".to_string()
+            }
             Some(arg) => {
                 let param = params
                     .iter()
@@ -310,7 +335,7 @@ fn entry_point(
         let mut decode = String::new();
         let mut call_args = Vec::new();
         for param in &params {
-            match decoding(param) {
+            match decoding(param, &annotation.raw) {
                 Decoded::Raw => call_args.push(param.name.clone()),
                 Decoded::Out(ty) => {
                     let p = &param.name;
