@@ -249,10 +249,10 @@ pub fn c_entry_points(
         let procedure = api
             .get(name)
             .unwrap_or_else(|| panic!("functions.txt: {name} is not in include/mpi-api.txt"));
-        assert!(
-            procedure.c_return == "int",
-            "functions.txt: {name} does not return an error code"
-        );
+        if procedure.c_return != "int" {
+            infallible(&mut out, annotation, procedure, sources);
+            continue;
+        }
         assert!(
             !annotation.large || procedure.flags.iter().any(|f| f == "large"),
             "functions.txt: {name} has no large-count form"
@@ -267,6 +267,99 @@ pub fn c_entry_points(
         }
     }
     out
+}
+
+/// The value an entry point without an error code returns if its body panics: the null
+/// handle of the argument's kind for `c2f`, the null handle for `f2c`, 0.0 for a double.
+fn fallback(procedure: &Procedure) -> String {
+    let null_of = |kind: &str| match kind {
+        "COMMUNICATOR" => "MPI_COMM_NULL",
+        "DATATYPE" => "MPI_DATATYPE_NULL",
+        "WINDOW" => "MPI_WIN_NULL",
+        "GROUP" => "MPI_GROUP_NULL",
+        "REQUEST" => "MPI_REQUEST_NULL",
+        "INFO" => "MPI_INFO_NULL",
+        "ERRHANDLER" => "MPI_ERRHANDLER_NULL",
+        "OPERATION" => "MPI_OP_NULL",
+        "SESSION" => "MPI_SESSION_NULL",
+        "MESSAGE" => "MPI_MESSAGE_NULL",
+        "FILE" => "MPI_FILE_NULL",
+        other => panic!("{}: no null handle of kind {other}", procedure.name),
+    };
+    match procedure.c_return.as_str() {
+        "double" => "0.0".to_string(),
+        "MPI_Fint" => {
+            let kind = &procedure
+                .c_params()
+                .next()
+                .expect("c2f has an argument")
+                .kind;
+            format!(
+                "crate::abi::MPIATTR_HANDLE_{} as crate::abi::MPI_Fint",
+                null_of(kind)
+            )
+        }
+        _ => "crate::ffi::handles::null()".to_string(),
+    }
+}
+
+/// Writes `PMPI_X` and `MPI_X` for a function that returns a value and reports no errors
+/// (`c2f`, `f2c`, `MPI_Wtime`): the body `fn x(args) -> T` runs inside the panic boundary.
+fn infallible(
+    out: &mut String,
+    annotation: &Annotation,
+    procedure: &Procedure,
+    sources: &BTreeMap<String, String>,
+) {
+    let name = &annotation.name;
+    assert!(
+        !annotation.fast
+            && !annotation.large
+            && annotation.raw.is_empty()
+            && annotation.on.is_none(),
+        "functions.txt: {name} returns a value: no options apply"
+    );
+    let body = annotation.body();
+    let chapter = &annotation.chapter;
+    let params: Vec<&Param> = procedure.c_params().collect();
+    let typed: Vec<String> = params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, rust_type(&p.c_type)))
+        .collect();
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let docs = doc_of(
+        sources.get(chapter).map(String::as_str).unwrap_or_default(),
+        &body,
+    );
+    assert!(
+        !docs.is_empty(),
+        "{name}: src/capi/{chapter}.rs has no documented `fn {body}(`"
+    );
+    let doc: String = docs.iter().map(|l| format!("/// {l}\n")).collect();
+    write!(
+        out,
+        r#"
+{doc}#[no_mangle]
+pub extern "C" fn P{name}({typed}) -> {ret} {{
+    crate::ffi::call_infallible({fallback}, {call})
+}}
+
+{doc}#[no_mangle]
+pub extern "C" fn {name}({typed}) -> {ret} {{
+    P{name}({names})
+}}
+"#,
+        typed = typed.join(", "),
+        ret = rust_type(&procedure.c_return),
+        fallback = fallback(procedure),
+        call = if names.is_empty() {
+            format!("{chapter}::{body}")
+        } else {
+            format!("|| {chapter}::{body}({})", names.join(", "))
+        },
+        names = names.join(", "),
+    )
+    .unwrap();
 }
 
 /// Writes `PMPI_X` and `MPI_X` (`PMPI_X_c` and `MPI_X_c` if `large`).

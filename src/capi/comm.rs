@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_int, CStr};
 
 use super::handles::{self, decode, encode_handle, from_fortran, null, to_fortran};
-use super::{mpi_infallible, universe, Out};
+use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Fint, MPI_Info, MPI_Request, MPI_Status};
 use crate::engine::{Error, Result};
 use crate::ffi;
@@ -189,14 +189,12 @@ pub(super) fn comm_get_name(
     Ok(())
 }
 
-mpi_infallible! {
-    /// The Fortran integer of a communicator.
-    fn MPI_Comm_c2f / PMPI_Comm_c2f(comm: MPI_Comm) -> MPI_Fint, or abi::MPIATTR_HANDLE_MPI_COMM_NULL as MPI_Fint => {
-        to_fortran(comm) as MPI_Fint
-    }
+/// The Fortran integer of a communicator.
+pub(super) fn comm_c2f(comm: MPI_Comm) -> MPI_Fint {
+    to_fortran(comm) as MPI_Fint
+}
 
-    /// The communicator of a Fortran integer (MPI_COMM_NULL if it names none).
-    fn MPI_Comm_f2c / PMPI_Comm_f2c(comm: MPI_Fint) -> MPI_Comm, or null() => {
-        from_fortran(comm as i64)
-    }
+/// The communicator of a Fortran integer (MPI_COMM_NULL if it names none).
+pub(super) fn comm_f2c(comm: MPI_Fint) -> MPI_Comm {
+    from_fortran(comm as i64)
 }

@@ -3,7 +3,7 @@
 use std::ffi::c_int;
 
 use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
-use super::{mpi_infallible, universe, Out};
+use super::{universe, Out};
 use crate::abi::{self, MPI_Datatype, MPI_Fint};
 use crate::engine::{Error, Result};
 
@@ -52,14 +52,12 @@ pub(super) fn type_size(datatype: MPI_Datatype, size: &mut Out<c_int>) -> Result
     Ok(())
 }
 
-mpi_infallible! {
-    /// The Fortran integer of a datatype.
-    fn MPI_Type_c2f / PMPI_Type_c2f(datatype: MPI_Datatype) -> MPI_Fint, or abi::MPIATTR_HANDLE_MPI_DATATYPE_NULL as MPI_Fint => {
-        to_fortran(datatype) as MPI_Fint
-    }
+/// The Fortran integer of a datatype.
+pub(super) fn type_c2f(datatype: MPI_Datatype) -> MPI_Fint {
+    to_fortran(datatype) as MPI_Fint
+}
 
-    /// The datatype of a Fortran integer (MPI_DATATYPE_NULL if it names none).
-    fn MPI_Type_f2c / PMPI_Type_f2c(datatype: MPI_Fint) -> MPI_Datatype, or null() => {
-        from_fortran(datatype as i64)
-    }
+/// The datatype of a Fortran integer (MPI_DATATYPE_NULL if it names none).
+pub(super) fn type_f2c(datatype: MPI_Fint) -> MPI_Datatype {
+    from_fortran(datatype as i64)
 }

@@ -2,7 +2,7 @@
 
 use std::ffi::{c_char, c_double, c_int};
 
-use super::{handles, mpi_infallible, universe, Out};
+use super::{handles, universe, Out};
 use crate::abi::{self, MPI_Comm};
 use crate::engine::{Result, ThreadLevel};
 use crate::ffi::{self, thread_level_value, LIBRARY_VERSION};
@@ -91,14 +91,12 @@ pub(super) fn get_library_version(version: *mut c_char, resultlen: *mut c_int) -
     Ok(())
 }
 
-mpi_infallible! {
-    /// Seconds since a fixed time in the past (the first call), from a monotonic clock.
-    fn MPI_Wtime / PMPI_Wtime() -> c_double, or 0.0 => {
-        ffi::wtime()
-    }
+/// Seconds since a fixed time in the past (the first call), from a monotonic clock.
+pub(super) fn wtime() -> c_double {
+    ffi::wtime()
+}
 
-    /// The resolution of MPI_Wtime: one nanosecond.
-    fn MPI_Wtick / PMPI_Wtick() -> c_double, or ffi::WTICK => {
-        ffi::WTICK
-    }
+/// The resolution of MPI_Wtime: one nanosecond.
+pub(super) fn wtick() -> c_double {
+    ffi::WTICK
 }

@@ -69,24 +69,3 @@ macro_rules! mpi_functions {
     )*};
 }
 pub(crate) use mpi_functions;
-
-/// Like `mpi_functions!`, for entry points that return a value and cannot report errors.
-macro_rules! mpi_infallible {
-    ($(
-        $(#[doc = $doc:literal])*
-        fn $mpi:ident / $pmpi:ident ($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty, or $fallback:expr => $body:block
-    )*) => {$(
-        $(#[doc = $doc])*
-        #[no_mangle]
-        pub extern "C" fn $pmpi($($arg: $ty),*) -> $ret {
-            $crate::ffi::call_infallible($fallback, || $body)
-        }
-
-        $(#[doc = $doc])*
-        #[no_mangle]
-        pub extern "C" fn $mpi($($arg: $ty),*) -> $ret {
-            $pmpi($($arg),*)
-        }
-    )*};
-}
-pub(crate) use mpi_infallible;

@@ -3,8 +3,8 @@
 use std::ffi::{c_int, c_void};
 
 use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
-use super::{mpi_infallible, universe, Out};
-use crate::abi::{self, MPI_Aint, MPI_Comm, MPI_Fint, MPI_Info, MPI_Win};
+use super::{universe, Out};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Fint, MPI_Info, MPI_Win};
 use crate::engine::{Error, Result};
 
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
@@ -85,14 +85,12 @@ pub(super) fn free_mem(base: *mut c_void) -> Result<()> {
     crate::ffi::free_mem(base as usize)
 }
 
-mpi_infallible! {
-    /// The Fortran integer of a window.
-    fn MPI_Win_c2f / PMPI_Win_c2f(win: MPI_Win) -> MPI_Fint, or abi::MPIATTR_HANDLE_MPI_WIN_NULL as MPI_Fint => {
-        to_fortran(win) as MPI_Fint
-    }
+/// The Fortran integer of a window.
+pub(super) fn win_c2f(win: MPI_Win) -> MPI_Fint {
+    to_fortran(win) as MPI_Fint
+}
 
-    /// The window of a Fortran integer (MPI_WIN_NULL if it names none).
-    fn MPI_Win_f2c / PMPI_Win_f2c(win: MPI_Fint) -> MPI_Win, or null() => {
-        from_fortran(win as i64)
-    }
+/// The window of a Fortran integer (MPI_WIN_NULL if it names none).
+pub(super) fn win_f2c(win: MPI_Fint) -> MPI_Win {
+    from_fortran(win as i64)
 }
