@@ -186,6 +186,24 @@ pub fn rust_type(c: &str) -> String {
     ty
 }
 
+/// The Rust type of a parameter: as [`rust_type`], except that a callback (`FUNCTION`,
+/// `MPI_Comm_copy_attr_function*`) is bindgen's `Option<fn>` of the typedef, and an in-out
+/// keyval (`MPI_Comm_free_keyval`) is `KeyvalInOut`, which error messages print as the
+/// keyval's number.
+fn param_type(param: &Param) -> String {
+    if param.kind == "FUNCTION" {
+        return rust_type(param.c_type.trim_end_matches('*'));
+    }
+    if is_keyval_inout(param) {
+        return "crate::ffi::args::KeyvalInOut".to_string();
+    }
+    rust_type(&param.c_type)
+}
+
+fn is_keyval_inout(param: &Param) -> bool {
+    param.kind == "KEYVAL" && param.direction == "inout" && param.c_type == "int*"
+}
+
 /// How the generated code hands a parameter to the body.
 enum Decoded {
     /// As C passed it.
@@ -204,6 +222,7 @@ fn decoding(param: &Param, raw: &[String]) -> Decoded {
         || param.c_type.ends_with("[]")
         || param.c_type.starts_with("const ")
         || UNDECODED_KINDS.contains(&param.kind.as_str())
+        || is_keyval_inout(param)
         || raw.contains(&param.name)
     {
         return Decoded::Raw;
@@ -324,7 +343,7 @@ fn infallible(
     let params: Vec<&Param> = procedure.c_params().collect();
     let typed: Vec<String> = params
         .iter()
-        .map(|p| format!("{}: {}", p.name, rust_type(&p.c_type)))
+        .map(|p| format!("{}: {}", p.name, param_type(p)))
         .collect();
     let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
     let docs = doc_of(
@@ -391,7 +410,7 @@ fn entry_point(
         let params: Vec<&Param> = params.iter().collect();
         let typed: Vec<String> = params
             .iter()
-            .map(|p| format!("{}: {}", p.name, rust_type(&p.c_type)))
+            .map(|p| format!("{}: {}", p.name, param_type(p)))
             .collect();
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         let target = match &annotation.on {
