@@ -266,11 +266,11 @@ fn fortran_modules_agree_with_the_standard() {
 }
 
 /// A procedure of `include/mpi-api.txt`: its C return type, flags, and each parameter's
-/// `(name, kind, direction, C type, large-count C type, flags)`.
+/// `(name, kind, direction, C type, large-count C type, flags, F08 type)`.
 struct ApiProcedure {
     c_return: String,
     flags: Vec<String>,
-    params: Vec<[String; 6]>,
+    params: Vec<[String; 7]>,
 }
 
 fn api_procedures() -> std::collections::BTreeMap<String, ApiProcedure> {
@@ -292,7 +292,7 @@ fn api_procedures() -> std::collections::BTreeMap<String, ApiProcedure> {
         } else if let Some(rest) = line.strip_prefix("arg ") {
             let fields: Vec<&str> = rest.split('\t').collect();
             assert_eq!(fields.len(), 9, "mpi-api.txt: {line:?}");
-            let param = [0, 1, 2, 3, 4, 8].map(|i| fields[i].to_string());
+            let param = [0, 1, 2, 3, 4, 8, 7].map(|i| fields[i].to_string());
             current
                 .as_mut()
                 .expect("an arg after a proc")
@@ -393,6 +393,27 @@ fn implemented_c_functions_agree_with_the_data() {
     );
 }
 
+/// The `use mpi_f08` type of a type of `fortran/routines.txt`, as the data writes it.
+fn f08_type(ours: &str) -> &'static str {
+    match ours.split_whitespace().next().unwrap_or_default() {
+        "int" => "INTEGER",
+        "aint" => "INTEGER(KIND=MPI_ADDRESS_KIND)",
+        "logical" => "LOGICAL",
+        "comm" => "TYPE(MPI_Comm)",
+        "datatype" => "TYPE(MPI_Datatype)",
+        "win" => "TYPE(MPI_Win)",
+        "request" => "TYPE(MPI_Request)",
+        "info" => "TYPE(MPI_Info)",
+        "errhandler" => "TYPE(MPI_Errhandler)",
+        "string" => "CHARACTER",
+        "status" => "TYPE(MPI_Status)",
+        "choice" => "TYPE(*), DIMENSION(..)",
+        "baseptr" => "TYPE(C_PTR)",
+        "copy_fn" | "delete_fn" => "PROCEDURE",
+        _ => "?",
+    }
+}
+
 #[test]
 fn fortran_routines_agree_with_the_data() {
     let api = api_procedures();
@@ -410,7 +431,7 @@ fn fortran_routines_agree_with_the_data() {
             continue;
         };
         checked += 1;
-        let ours: Vec<(String, bool)> = args
+        let ours: Vec<(String, bool, &str)> = args
             .split(',')
             .map(str::trim)
             .filter(|a| !a.is_empty())
@@ -418,14 +439,15 @@ fn fortran_routines_agree_with_the_data() {
                 let (arg, ty) = a.split_once(':').unwrap();
                 let ty = ty.trim();
                 let written = ty.starts_with("out ") || ty.starts_with("inout ");
-                (arg.trim().to_lowercase(), written)
+                let base = ty.trim_start_matches("inout ").trim_start_matches("out ");
+                (arg.trim().to_lowercase(), written, f08_type(base))
             })
             .collect();
-        let theirs: Vec<(String, bool)> = procedure
+        let theirs: Vec<(String, bool, &str)> = procedure
             .params
             .iter()
             .filter(|p| p[0] != "ierror" && !p[5].split(' ').any(|f| f == "no-f90"))
-            .map(|p| (p[0].to_lowercase(), p[2] != "in"))
+            .map(|p| (p[0].to_lowercase(), p[2] != "in", p[6].as_str()))
             .collect();
         if ours != theirs {
             problems.push(format!(
@@ -436,7 +458,7 @@ fn fortran_routines_agree_with_the_data() {
     assert!(checked > 60, "only {checked} routines checked");
     assert!(
         problems.is_empty(),
-        "fortran/routines.txt and mpi-api.txt differ (name, written):\n{}",
+        "fortran/routines.txt and mpi-api.txt differ (name, written, F08 type):\n{}",
         problems.join("\n")
     );
 }
