@@ -7,7 +7,8 @@
 //!    value from the header itself; this script only lists the names.
 //! 2. The C entry points of the functions `bindings/functions.txt` lists are generated from
 //!    the standard's data in `include/mpi-api.txt` (see `bindings/generate_c.rs`).
-//! 3. The Fortran bindings are generated from `fortran/routines.txt` and the constants clang
+//! 3. The Fortran bindings are generated from `fortran/routines.txt` (the routines' names and
+//!    options; their signatures come from `include/mpi-api.txt`) and the constants clang
 //!    read (see `fortran/generate.rs`): the Rust symbols, `mpif.h`, and the `mpi` and
 //!    `mpi_f08` modules, which gfortran compiles here (with the default feature
 //!    `fortran-modules`) into `OUT_DIR/fortran/*.mod` for
@@ -260,7 +261,12 @@ fn main() {
     let constants = fortran_constants(&text, &seen.0.lock().unwrap());
     let types = handle_types(&text);
     let fint_bytes = if integer8 { 8 } else { 4 };
-    let table = fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt");
+    // fortran/routines.txt names the routines; their signatures come from the data.
+    let table = generate_c::fortran_routines(
+        &api,
+        &fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt"),
+    );
+    fs::write(out.join("routines.txt"), &table).expect("cannot write routines.txt");
     let routines = generate::parse_routines(&table);
     fs::write(
         out.join("fortran_shells.rs"),

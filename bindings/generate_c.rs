@@ -28,6 +28,10 @@ pub struct Param {
     pub c_type: String,
     /// The large-count (`_c`) form's C type.
     pub c_large: String,
+    /// The `use mpi_f08` type.
+    pub f08: String,
+    /// Not a parameter of the Fortran bindings (MPI_Init's `argc`, `argv`).
+    pub fortran_suppressed: bool,
 }
 
 /// One procedure of the standard.
@@ -76,6 +80,8 @@ pub fn parse_api(text: &str) -> BTreeMap<String, Procedure> {
                     direction: fields[2].to_string(),
                     c_type: fields[3].to_string(),
                     c_large: fields[4].to_string(),
+                    f08: fields[7].to_string(),
+                    fortran_suppressed: fields[8].split(' ').any(|f| f == "no-f90"),
                 });
         }
     }
@@ -524,4 +530,73 @@ pub unsafe extern "C" fn {name}({typed}) -> std::ffi::c_int {{
         )
         .unwrap();
     }
+}
+
+/// The routine type of `fortran/generate.rs` for a parameter of the data, from its `use
+/// mpi_f08` type: `comm`, `out int`, `copy_fn comm`...; `procedure` names the callbacks' kind.
+fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
+    let base = match f08 {
+        "INTEGER" => "int".to_string(),
+        "INTEGER(KIND=MPI_ADDRESS_KIND)" => "aint".to_string(),
+        "LOGICAL" => "logical".to_string(),
+        "CHARACTER" => "string".to_string(),
+        "TYPE(*), DIMENSION(..)" => "choice".to_string(),
+        "TYPE(C_PTR)" => "baseptr".to_string(),
+        "PROCEDURE" => {
+            let role = if param.name.contains("copy") {
+                "copy_fn"
+            } else {
+                "delete_fn"
+            };
+            let lower = procedure.name.to_lowercase();
+            let kind = ["comm", "type", "win"]
+                .into_iter()
+                .find(|k| lower.starts_with(&format!("mpi_{k}_")))
+                .unwrap_or("mpi1");
+            format!("{role} {kind}")
+        }
+        other => match other
+            .strip_prefix("TYPE(MPI_")
+            .and_then(|t| t.strip_suffix(')'))
+        {
+            Some(handle) => handle.to_lowercase(),
+            None => panic!("{}: no Fortran routine type for {other}", procedure.name),
+        },
+    };
+    match param.direction.as_str() {
+        "in" => base,
+        direction => format!("{direction} {base}"),
+    }
+}
+
+/// Expands `fortran/routines.txt` (one routine per line: `MPI_X [on world] [fast]`) into
+/// the signatures `fortran/generate.rs` reads (`MPI_X(arg: [out|inout] type, ...) [-> double]
+/// [on world] [fast]`), every argument and type taken from the data.
+pub fn fortran_routines(api: &BTreeMap<String, Procedure>, annotations: &str) -> String {
+    let mut out = String::new();
+    for line in annotations.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, options) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let procedure = api
+            .values()
+            .find(|p| p.name.eq_ignore_ascii_case(name) && !p.flags.iter().any(|f| f == "no-f90"))
+            .unwrap_or_else(|| panic!("fortran/routines.txt: {name} has no Fortran binding"));
+        let args: Vec<String> = procedure
+            .params
+            .iter()
+            .filter(|p| p.name != "ierror" && !p.fortran_suppressed)
+            .map(|p| format!("{}: {}", p.name, fortran_type(procedure, p, &p.f08)))
+            .collect();
+        let returns = if procedure.c_return == "double" {
+            " -> double"
+        } else {
+            ""
+        };
+        let options = options.trim();
+        let space = if options.is_empty() { "" } else { " " };
+        writeln!(out, "{name}({}){returns}{space}{options}", args.join(", ")).unwrap();
+    }
+    out
 }
