@@ -242,6 +242,14 @@ fn decoding(param: &Param, raw: &[String]) -> Decoded {
     }
 }
 
+/// Whether `fn <body>` is declared `unsafe fn` in a chapter's source: a body that reads or
+/// writes through a raw pointer argument is, and its call is then an `unsafe` block under
+/// the entry point's own contract.
+pub fn is_unsafe(source: &str, body: &str) -> bool {
+    let head = format!("unsafe fn {body}(");
+    source.lines().any(|l| l.contains(&head))
+}
+
 /// The `///` lines just above `fn <body>` in a chapter's source.
 pub fn doc_of(source: &str, body: &str) -> Vec<String> {
     let lines: Vec<&str> = source.lines().collect();
@@ -475,10 +483,14 @@ fn entry_point(
                 }
             }
         }
+        let fast_unsafe = is_unsafe(source, &format!("{body}_fast"));
         let fast = if annotation.fast {
             format!(
-                "    // The common case first, without any call; `None` goes the whole way.\n    if let Some(code) = {chapter}::{body}_fast({}) {{\n        return code;\n    }}\n",
-                names.join(", ")
+                "    // The common case first, without any call; `None` goes the whole way.\n    {safety}if let Some(code) = {open}{chapter}::{body}_fast({}){close} {{\n        return code;\n    }}\n",
+                names.join(", "),
+                safety = if fast_unsafe { "// SAFETY: the fast path's contract is this function's.\n    " } else { "" },
+                open = if fast_unsafe { "unsafe { " } else { "" },
+                close = if fast_unsafe { " }" } else { "" },
             )
         } else {
             String::new()
@@ -502,7 +514,7 @@ pub unsafe extern "C" fn {pmpi}({typed}) -> std::ffi::c_int {{
                 crate::ffi::args::describe_all(line, args);
             }},
             || -> crate::engine::Result<()> {{
-{decode}                {chapter}::{body}({call})
+{decode}                {body_call}
             }},
         )
     }}
@@ -525,7 +537,14 @@ pub unsafe extern "C" fn {name}({typed}) -> std::ffi::c_int {{
                 .map(|n| format!("(\"{n}\", &{n})"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            call = call_args.join(", "),
+            body_call = if is_unsafe(source, &body) {
+                format!(
+                    "// SAFETY: the body's contract is this function's.\n                unsafe {{ {chapter}::{body}({}) }}",
+                    call_args.join(", ")
+                )
+            } else {
+                format!("{chapter}::{body}({})", call_args.join(", "))
+            },
             names = names.join(", "),
         )
         .unwrap();

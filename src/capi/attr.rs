@@ -189,7 +189,9 @@ fn delete_action(function: Option<RawDelete>, extra_state: *mut c_void) -> Resul
     }
 }
 
-fn create_keyval(
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn create_keyval(
     kind: ObjectKind,
     copy: Option<RawCopy>,
     delete: Option<RawDelete>,
@@ -208,7 +210,9 @@ fn create_keyval(
     Ok(())
 }
 
-fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
     // SAFETY: an MPI in-out argument: NULL or valid.
     let mut keyval = unsafe { Out::new(keyval, "keyval") }?;
     universe()?.free_keyval(kind, Keyval(keyval.get()))?;
@@ -225,7 +229,9 @@ where
 }
 
 #[inline(always)]
-fn get_attr<H: CHandle>(
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn get_attr<H: CHandle>(
     handle: H,
     keyval: c_int,
     value: *mut c_void,
@@ -270,7 +276,9 @@ where
 }
 
 #[inline(always)]
-fn get_attr_fast<H: CHandle>(
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn get_attr_fast<H: CHandle>(
     handle: H,
     keyval: c_int,
     value: *mut c_void,
@@ -309,7 +317,7 @@ where
 // ABI-compatible with the raw types.
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
-pub(super) fn comm_create_keyval(
+pub(super) unsafe fn comm_create_keyval(
     comm_copy_attr_fn: abi::MPI_Comm_copy_attr_function,
     comm_delete_attr_fn: abi::MPI_Comm_delete_attr_function,
     comm_keyval: *mut c_int,
@@ -326,13 +334,15 @@ pub(super) fn comm_create_keyval(
             ),
         )
     };
-    create_keyval(ObjectKind::Comm, copy, delete, comm_keyval, extra_state)
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Comm, copy, delete, comm_keyval, extra_state) }
 }
 
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
-pub(super) fn comm_free_keyval(comm_keyval: KeyvalInOut) -> Result<()> {
-    free_keyval(ObjectKind::Comm, comm_keyval.0)
+pub(super) unsafe fn comm_free_keyval(comm_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Comm, comm_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -354,23 +364,25 @@ pub(super) fn comm_set_attr_fast(
 }
 
 /// Reads the attribute as C sees it (attributes.md §3).
-pub(super) fn comm_get_attr(
+pub(super) unsafe fn comm_get_attr(
     comm: MPI_Comm,
     comm_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    get_attr(comm, comm_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr(comm, comm_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
-pub(super) fn comm_get_attr_fast(
+pub(super) unsafe fn comm_get_attr_fast(
     comm: MPI_Comm,
     comm_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Option<c_int> {
-    get_attr_fast(comm, comm_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -384,7 +396,7 @@ pub(super) fn comm_delete_attr_fast(comm: MPI_Comm, comm_keyval: c_int) -> Optio
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
-pub(super) fn type_create_keyval(
+pub(super) unsafe fn type_create_keyval(
     type_copy_attr_fn: abi::MPI_Type_copy_attr_function,
     type_delete_attr_fn: abi::MPI_Type_delete_attr_function,
     type_keyval: *mut c_int,
@@ -401,13 +413,15 @@ pub(super) fn type_create_keyval(
             ),
         )
     };
-    create_keyval(ObjectKind::Datatype, copy, delete, type_keyval, extra_state)
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Datatype, copy, delete, type_keyval, extra_state) }
 }
 
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
-pub(super) fn type_free_keyval(type_keyval: KeyvalInOut) -> Result<()> {
-    free_keyval(ObjectKind::Datatype, type_keyval.0)
+pub(super) unsafe fn type_free_keyval(type_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Datatype, type_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -429,23 +443,25 @@ pub(super) fn type_set_attr_fast(
 }
 
 /// Reads the attribute as C sees it (attributes.md §3).
-pub(super) fn type_get_attr(
+pub(super) unsafe fn type_get_attr(
     datatype: MPI_Datatype,
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    get_attr(datatype, type_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr(datatype, type_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
-pub(super) fn type_get_attr_fast(
+pub(super) unsafe fn type_get_attr_fast(
     datatype: MPI_Datatype,
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Option<c_int> {
-    get_attr_fast(datatype, type_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -459,7 +475,7 @@ pub(super) fn type_delete_attr_fast(datatype: MPI_Datatype, type_keyval: c_int) 
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
-pub(super) fn win_create_keyval(
+pub(super) unsafe fn win_create_keyval(
     win_copy_attr_fn: abi::MPI_Win_copy_attr_function,
     win_delete_attr_fn: abi::MPI_Win_delete_attr_function,
     win_keyval: *mut c_int,
@@ -476,13 +492,15 @@ pub(super) fn win_create_keyval(
             ),
         )
     };
-    create_keyval(ObjectKind::Win, copy, delete, win_keyval, extra_state)
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Win, copy, delete, win_keyval, extra_state) }
 }
 
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
-pub(super) fn win_free_keyval(win_keyval: KeyvalInOut) -> Result<()> {
-    free_keyval(ObjectKind::Win, win_keyval.0)
+pub(super) unsafe fn win_free_keyval(win_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Win, win_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -504,23 +522,25 @@ pub(super) fn win_set_attr_fast(
 }
 
 /// Reads the attribute as C sees it (attributes.md §3).
-pub(super) fn win_get_attr(
+pub(super) unsafe fn win_get_attr(
     win: MPI_Win,
     win_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    get_attr(win, win_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr(win, win_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
-pub(super) fn win_get_attr_fast(
+pub(super) unsafe fn win_get_attr_fast(
     win: MPI_Win,
     win_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Option<c_int> {
-    get_attr_fast(win, win_keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -534,7 +554,7 @@ pub(super) fn win_delete_attr_fast(win: MPI_Win, win_keyval: c_int) -> Option<c_
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
-pub(super) fn keyval_create(
+pub(super) unsafe fn keyval_create(
     copy_fn: abi::MPI_Copy_function,
     delete_fn: abi::MPI_Delete_function,
     keyval: *mut c_int,
@@ -547,13 +567,15 @@ pub(super) fn keyval_create(
             std::mem::transmute::<abi::MPI_Delete_function, Option<RawDelete>>(delete_fn),
         )
     };
-    create_keyval(ObjectKind::Comm, copy, delete, keyval, extra_state)
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Comm, copy, delete, keyval, extra_state) }
 }
 
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
-pub(super) fn keyval_free(keyval: KeyvalInOut) -> Result<()> {
-    free_keyval(ObjectKind::Comm, keyval.0)
+pub(super) unsafe fn keyval_free(keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Comm, keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -571,23 +593,25 @@ pub(super) fn attr_put_fast(
 }
 
 /// Reads the attribute as C sees it (attributes.md §3).
-pub(super) fn attr_get(
+pub(super) unsafe fn attr_get(
     comm: MPI_Comm,
     keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    get_attr(comm, keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr(comm, keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
-pub(super) fn attr_get_fast(
+pub(super) unsafe fn attr_get_fast(
     comm: MPI_Comm,
     keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Option<c_int> {
-    get_attr_fast(comm, keyval, attribute_val, flag)
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(comm, keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.

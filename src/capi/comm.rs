@@ -81,7 +81,7 @@ pub(super) fn comm_idup(
 }
 
 /// Waits for a request (every request is complete).
-pub(super) fn wait(request: &mut Out<MPI_Request>, status: *mut MPI_Status) -> Result<()> {
+pub(super) unsafe fn wait(request: &mut Out<MPI_Request>, status: *mut MPI_Status) -> Result<()> {
     complete(request)?;
     // SAFETY: `status` is MPI_STATUS_IGNORE (NULL) or valid (the caller's contract).
     unsafe { empty_status(status) };
@@ -89,7 +89,7 @@ pub(super) fn wait(request: &mut Out<MPI_Request>, status: *mut MPI_Status) -> R
 }
 
 /// Tests a request: always complete.
-pub(super) fn test(
+pub(super) unsafe fn test(
     request: &mut Out<MPI_Request>,
     flag: &mut Out<c_int>,
     status: *mut MPI_Status,
@@ -158,7 +158,7 @@ pub(super) fn comm_compare(
 }
 
 /// Names a communicator (at most MPI_MAX_OBJECT_NAME - 1 bytes are kept).
-pub(super) fn comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> Result<()> {
+pub(super) unsafe fn comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> Result<()> {
     if comm_name.is_null() {
         return Err(Error::NullArgument("comm_name"));
     }
@@ -168,7 +168,7 @@ pub(super) fn comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> Result<
 }
 
 /// A communicator's name.
-pub(super) fn comm_get_name(
+pub(super) unsafe fn comm_get_name(
     comm: MPI_Comm,
     comm_name: *mut c_char,
     resultlen: *mut c_int,

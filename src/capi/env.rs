@@ -75,7 +75,10 @@ pub(super) fn get_version(version: &mut Out<c_int>, subversion: &mut Out<c_int>)
 }
 
 /// The library's name and version.
-pub(super) fn get_library_version(version: *mut c_char, resultlen: *mut c_int) -> Result<()> {
+pub(super) unsafe fn get_library_version(
+    version: *mut c_char,
+    resultlen: *mut c_int,
+) -> Result<()> {
     // SAFETY: `version` has room for MPI_MAX_LIBRARY_VERSION_STRING characters, as the
     // standard requires of the caller; `resultlen` is an output argument.
     unsafe {

@@ -41,7 +41,7 @@ pub(super) fn error_class(errorcode: c_int, errorclass: &mut Out<c_int>) -> Resu
 }
 
 /// "MPI_ERR_KEYVAL: invalid attribute keyval" and so on.
-pub(super) fn error_string(
+pub(super) unsafe fn error_string(
     errorcode: c_int,
     string: *mut c_char,
     resultlen: *mut c_int,
