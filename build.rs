@@ -5,7 +5,10 @@
 //!    which bindgen does not translate: a generated wrapper names each one in an enum
 //!    (`MPIATTR_HANDLE_MPI_COMM_WORLD = (intptr_t)MPI_COMM_WORLD`), so clang evaluates the
 //!    value from the header itself; this script only lists the names.
-//! 2. The Fortran bindings are generated from `fortran/routines.txt` and the constants clang
+//! 2. The C entry points of the functions `bindings/functions.txt` lists are generated from
+//!    the standard's data in `include/mpi-api.txt` (see `bindings/generate_c.rs`).
+//! 3. The Fortran bindings are generated from `fortran/routines.txt` (the routines' names and
+//!    options; their signatures come from `include/mpi-api.txt`) and the constants clang
 //!    read (see `fortran/generate.rs`): the Rust symbols, `mpif.h`, and the `mpi` and
 //!    `mpi_f08` modules, which gfortran compiles here (with the default feature
 //!    `fortran-modules`) into `OUT_DIR/fortran/*.mod` for
@@ -22,6 +25,8 @@ use bindgen::callbacks::{EnumVariantValue, IntKind, ParseCallbacks};
 
 #[path = "fortran/generate.rs"]
 mod generate;
+#[path = "bindings/generate_c.rs"]
+mod generate_c;
 
 /// Names of the header's `#define NAME ((Type)value)` handle macros and aliases.
 fn handle_macro_names(header: &str) -> Vec<String> {
@@ -227,11 +232,41 @@ fn main() {
         .write_to_file(out.join("abi.rs"))
         .expect("cannot write abi.rs");
 
+    // The C entry points of the implemented functions.
+    println!("cargo:rerun-if-changed=include/mpi-api.txt");
+    println!("cargo:rerun-if-changed=bindings/functions.txt");
+    println!("cargo:rerun-if-changed=bindings/generate_c.rs");
+    let api = generate_c::parse_api(
+        &fs::read_to_string("include/mpi-api.txt").expect("include/mpi-api.txt is readable"),
+    );
+    let annotations = generate_c::parse_annotations(
+        &fs::read_to_string("bindings/functions.txt").expect("bindings/functions.txt"),
+    );
+    let mut sources = std::collections::BTreeMap::new();
+    for annotation in &annotations {
+        let path = format!("src/capi/{}.rs", annotation.chapter);
+        if !sources.contains_key(&annotation.chapter) {
+            println!("cargo:rerun-if-changed={path}");
+            let text = fs::read_to_string(&path).unwrap_or_else(|_| panic!("{path} is readable"));
+            sources.insert(annotation.chapter.clone(), text);
+        }
+    }
+    fs::write(
+        out.join("capi_functions.rs"),
+        generate_c::c_entry_points(&api, &annotations, &sources),
+    )
+    .expect("cannot write capi_functions.rs");
+
     // The Fortran bindings.
     let constants = fortran_constants(&text, &seen.0.lock().unwrap());
     let types = handle_types(&text);
     let fint_bytes = if integer8 { 8 } else { 4 };
-    let table = fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt");
+    // fortran/routines.txt names the routines; their signatures come from the data.
+    let table = generate_c::fortran_routines(
+        &api,
+        &fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt"),
+    );
+    fs::write(out.join("routines.txt"), &table).expect("cannot write routines.txt");
     let routines = generate::parse_routines(&table);
     fs::write(
         out.join("fortran_shells.rs"),

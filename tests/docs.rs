@@ -1,6 +1,6 @@
 //! docs/api.md against the sources it documents: every C function of `include/mpi.h` has its
 //! section with its prototype exactly as declared, and every Fortran routine of
-//! `fortran/routines.txt` has its `use mpi` and `use mpi_f08` interfaces exactly as the build
+//! `fortran/routines.txt` (expanded from the standard's data) has its `use mpi` and `use mpi_f08` interfaces exactly as the build
 //! script generated them (`OUT_DIR/fortran/mpi.f90`, `mpi_f08.f90`). A function added,
 //! removed or changed without docs/api.md following fails here. The man pages `ci/install`
 //! makes from docs/api.md (`ci/manpages.rs`) must have one page for every section, each with
@@ -109,7 +109,7 @@ fn fortran_modules_and_routines() -> (String, String, Vec<String>) {
     let routines = read(&repo().join("fortran/routines.txt"))
         .lines()
         .filter(|l| l.starts_with("MPI_"))
-        .filter_map(|l| l.split('(').next().map(str::to_owned))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
         .collect();
     (
         read(&dir.join("mpi.f90")),
@@ -262,6 +262,206 @@ fn fortran_modules_agree_with_the_standard() {
     assert!(
         problems.is_empty(),
         "the Fortran modules and MPI-5.0 differ:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// A procedure of `include/mpi-api.txt`: its C return type, flags, and each parameter's
+/// `(name, kind, direction, C type, large-count C type, flags, F08 type)`.
+struct ApiProcedure {
+    c_return: String,
+    flags: Vec<String>,
+    params: Vec<[String; 7]>,
+}
+
+fn api_procedures() -> std::collections::BTreeMap<String, ApiProcedure> {
+    let mut procedures = std::collections::BTreeMap::new();
+    let mut current: Option<(String, ApiProcedure)> = None;
+    for line in read(&repo().join("include/mpi-api.txt")).lines() {
+        if let Some(rest) = line.strip_prefix("proc ") {
+            let fields: Vec<&str> = rest.split('\t').collect();
+            assert_eq!(fields.len(), 3, "mpi-api.txt: {line:?}");
+            if let Some((name, done)) = current.take() {
+                procedures.insert(name, done);
+            }
+            let procedure = ApiProcedure {
+                c_return: fields[1].to_string(),
+                flags: fields[2].split(' ').map(str::to_string).collect(),
+                params: Vec::new(),
+            };
+            current = Some((fields[0].to_string(), procedure));
+        } else if let Some(rest) = line.strip_prefix("arg ") {
+            let fields: Vec<&str> = rest.split('\t').collect();
+            assert_eq!(fields.len(), 9, "mpi-api.txt: {line:?}");
+            let param = [0, 1, 2, 3, 4, 8, 7].map(|i| fields[i].to_string());
+            current
+                .as_mut()
+                .expect("an arg after a proc")
+                .1
+                .params
+                .push(param);
+        }
+    }
+    procedures.extend(current);
+    procedures
+}
+
+/// The C prototype the data gives, written as mpi.h writes one: `int MPI_X(const int a[])`.
+fn api_prototype(name: &str, procedure: &ApiProcedure, large: bool) -> String {
+    let args: Vec<String> = procedure
+        .params
+        .iter()
+        .filter(|p| p[3] != "-")
+        .map(|p| {
+            let ty = if large { &p[4] } else { &p[3] };
+            match ty.strip_suffix("[]") {
+                Some(base) => format!("{base} {}[]", p[0]),
+                None => format!("{ty} {}", p[0]),
+            }
+        })
+        .collect();
+    let args = if args.is_empty() {
+        "void".to_string()
+    } else {
+        args.join(", ")
+    };
+    format!("{} {name}({args});", procedure.c_return)
+}
+
+/// The functions of `bindings/functions.txt`, with whether their `_c` form is implemented.
+fn annotated_functions() -> Vec<(String, bool)> {
+    read(&repo().join("bindings/functions.txt"))
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or_default())
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next()?.to_string();
+            Some((name, words.any(|w| w == "large")))
+        })
+        .collect()
+}
+
+#[test]
+fn implemented_c_functions_agree_with_the_data() {
+    let api = api_procedures();
+    assert!(
+        api.len() > 500,
+        "only {} procedures in mpi-api.txt",
+        api.len()
+    );
+    let header = read(&repo().join("include/mpi.h"));
+    let declared: std::collections::BTreeMap<String, String> =
+        c_prototypes(&header).into_iter().collect();
+    let generated = read(&Path::new(env!("OUT_DIR")).join("capi_functions.rs"));
+    let annotated = annotated_functions();
+    assert!(annotated.len() > 40, "only {} annotated", annotated.len());
+    let mut problems = Vec::new();
+    for (name, large) in &annotated {
+        let Some(procedure) = api.get(name) else {
+            problems.push(format!("{name}: not in include/mpi-api.txt"));
+            continue;
+        };
+        let forms = if *large {
+            vec![false, true]
+        } else {
+            vec![false]
+        };
+        for large in forms {
+            let name = if large {
+                format!("{name}_c")
+            } else {
+                name.clone()
+            };
+            let theirs = common::normalize_prototype(&api_prototype(&name, procedure, large));
+            match declared.get(&name) {
+                None => problems.push(format!("{name}: not declared in mpi.h")),
+                Some(ours) if common::normalize_prototype(ours) != theirs => {
+                    problems.push(format!("{name}:\n  mpi.h: {ours}\n  data:  {theirs}"))
+                }
+                Some(_) => {}
+            }
+            for symbol in [name.clone(), format!("P{name}")] {
+                if !generated.contains(&format!(" extern \"C\" fn {symbol}(")) {
+                    problems.push(format!("{symbol}: not generated"));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "bindings/functions.txt, mpi.h and mpi-api.txt differ:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The `use mpi_f08` type of a routine type of `fortran/generate.rs`, as the data writes it.
+fn f08_type(ours: &str) -> &'static str {
+    match ours.split_whitespace().next().unwrap_or_default() {
+        "int" => "INTEGER",
+        "aint" => "INTEGER(KIND=MPI_ADDRESS_KIND)",
+        "logical" => "LOGICAL",
+        "comm" => "TYPE(MPI_Comm)",
+        "datatype" => "TYPE(MPI_Datatype)",
+        "win" => "TYPE(MPI_Win)",
+        "request" => "TYPE(MPI_Request)",
+        "info" => "TYPE(MPI_Info)",
+        "errhandler" => "TYPE(MPI_Errhandler)",
+        "string" => "CHARACTER",
+        "status" => "TYPE(MPI_Status)",
+        "choice" => "TYPE(*), DIMENSION(..)",
+        "baseptr" => "TYPE(C_PTR)",
+        "copy_fn" | "delete_fn" => "PROCEDURE",
+        _ => "?",
+    }
+}
+
+#[test]
+fn fortran_routines_agree_with_the_data() {
+    let api = api_procedures();
+    // The signatures build.rs expanded from fortran/routines.txt and the data, which
+    // fortran/generate.rs read.
+    let text = read(&Path::new(env!("OUT_DIR")).join("routines.txt"));
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.starts_with("MPI_")) {
+        let (head, rest) = line.split_once('(').unwrap();
+        let args = rest.rsplit_once(')').map_or("", |(args, _)| args);
+        // MPI_X_CPTR and the like are variants of MPI_X.
+        let Some((name, procedure)) = api.iter().find(|(name, p)| {
+            name.eq_ignore_ascii_case(head) && !p.flags.contains(&"no-f90".into())
+        }) else {
+            problems.push(format!("{head}: no Fortran procedure in mpi-api.txt"));
+            continue;
+        };
+        checked += 1;
+        let ours: Vec<(String, bool, &str)> = args
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(|a| {
+                let (arg, ty) = a.split_once(':').unwrap();
+                let ty = ty.trim();
+                let written = ty.starts_with("out ") || ty.starts_with("inout ");
+                let base = ty.trim_start_matches("inout ").trim_start_matches("out ");
+                (arg.trim().to_lowercase(), written, f08_type(base))
+            })
+            .collect();
+        let theirs: Vec<(String, bool, &str)> = procedure
+            .params
+            .iter()
+            .filter(|p| p[0] != "ierror" && !p[5].split(' ').any(|f| f == "no-f90"))
+            .map(|p| (p[0].to_lowercase(), p[2] != "in", p[6].as_str()))
+            .collect();
+        if ours != theirs {
+            problems.push(format!(
+                "{name}: routines.txt {ours:?}\n  mpi-api.txt {theirs:?}"
+            ));
+        }
+    }
+    assert!(checked > 60, "only {checked} routines checked");
+    assert!(
+        problems.is_empty(),
+        "the expanded Fortran routines and mpi-api.txt differ (name, written, F08 type):\n{}",
         problems.join("\n")
     );
 }

@@ -1,12 +1,12 @@
 //! Keyvals and attributes for communicators, datatypes and windows, and the deprecated
-//! MPI-1 forms. One generic implementation; `attribute_functions!` stamps out the named
-//! entry points of each kind.
+//! MPI-1 forms. One generic implementation; each kind's named functions are thin bodies
+//! over it, whose entry points bindings/functions.txt lists.
 
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
 use super::handles::{decode, CHandle};
-use super::{mpi_functions, universe, Out, Target};
+use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::engine::{
     AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, KeyvalSpec,
@@ -138,7 +138,9 @@ fn delete_action(function: Option<RawDelete>, extra_state: *mut c_void) -> Resul
     }
 }
 
-fn create_keyval(
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn create_keyval(
     kind: ObjectKind,
     copy: Option<RawCopy>,
     delete: Option<RawDelete>,
@@ -157,7 +159,9 @@ fn create_keyval(
     Ok(())
 }
 
-fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
     // SAFETY: an MPI in-out argument: NULL or valid.
     let mut keyval = unsafe { Out::new(keyval, "keyval") }?;
     universe()?.free_keyval(kind, Keyval(keyval.get()))?;
@@ -174,7 +178,9 @@ where
 }
 
 #[inline(always)]
-fn get_attr<H: CHandle>(
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn get_attr<H: CHandle>(
     handle: H,
     keyval: c_int,
     value: *mut c_void,
@@ -208,114 +214,361 @@ where
     universe()?.delete_attr(decode(handle)?, Keyval(keyval))
 }
 
-/// The five keyval and attribute functions of one object kind, each described once.
-macro_rules! attribute_functions {
-    (
-        $kind:ident, $handle:ty, $target:expr, $obj:ident, $keyval:ident,
-        $copy:ident: $copy_ty:ty, $delete:ident: $delete_ty:ty,
-        $create:ident / $pcreate:ident, $free:ident / $pfree:ident,
-        $set:ident / $pset:ident, $get:ident / $pget:ident, $del:ident / $pdel:ident
-    ) => {
-        mpi_functions! {
-            /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
-            fn $create / $pcreate($copy: $copy_ty, $delete: $delete_ty, $keyval: *mut c_int, extra_state: *mut c_void) on Target::SelfComm => {
-                // SAFETY: the kinds' callback types differ only in the handle type of their
-                // first argument, a pointer; all are ABI-compatible with the raw types.
-                let (copy, delete) = unsafe {
-                    (
-                        std::mem::transmute::<$copy_ty, Option<RawCopy>>($copy),
-                        std::mem::transmute::<$delete_ty, Option<RawDelete>>($delete),
-                    )
-                };
-                create_keyval(ObjectKind::$kind, copy, delete, $keyval, extra_state)
-            }
-
-            /// Frees a keyval (at once, or when its last attribute goes) and sets the variable
-            /// to MPI_KEYVAL_INVALID.
-            fn $free / $pfree($keyval: KeyvalInOut) on Target::SelfComm => {
-                free_keyval(ObjectKind::$kind, $keyval.0)
-            }
-
-            /// Stores a C pointer; an existing value is deleted first.
-            fn $set / $pset($obj: $handle, $keyval: c_int, attribute_val: *mut c_void) on $target, fast {
-                let object = decode($obj).ok()?;
-                current()?.set_attr_fast(object, Keyval($keyval), Language::C, attribute_val as Word)?;
-                Some(abi::MPI_SUCCESS as c_int)
-            } => {
-                set_attr($obj, $keyval, attribute_val)
-            }
-
-            /// Reads the attribute as C sees it (attributes.md §3).
-            fn $get / $pget($obj: $handle, $keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) on $target, fast {
-                if attribute_val.is_null() || flag.is_null() {
-                    return None;
-                }
-                let object = decode($obj).ok()?;
-                let value = current()?.get_attr_fast(object, Keyval($keyval), Language::C)?;
-                // SAFETY: both are non-null (checked) output arguments, valid for writes.
-                unsafe {
-                    if let Some(word) = value {
-                        attribute_val.cast::<*mut c_void>().write(word as *mut c_void);
-                    }
-                    flag.write(c_int::from(value.is_some()));
-                }
-                Some(abi::MPI_SUCCESS as c_int)
-            } => {
-                get_attr($obj, $keyval, attribute_val, flag)
-            }
-
-            /// Deletes the attribute, running its delete callback.
-            fn $del / $pdel($obj: $handle, $keyval: c_int) on $target, fast {
-                current()?.delete_attr_fast(decode($obj).ok()?, Keyval($keyval))?;
-                Some(abi::MPI_SUCCESS as c_int)
-            } => {
-                delete_attr($obj, $keyval)
-            }
-        }
-    };
+#[inline(always)]
+fn set_attr_fast<H: CHandle>(handle: H, keyval: c_int, value: *mut c_void) -> Option<c_int>
+where
+    H::Object: Object,
+{
+    let object = decode(handle).ok()?;
+    current()?.set_attr_fast(object, Keyval(keyval), Language::C, value as Word)?;
+    Some(abi::MPI_SUCCESS as c_int)
 }
 
-attribute_functions!(
-    Comm, MPI_Comm, Target::Comm(comm), comm, comm_keyval,
+#[inline(always)]
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn get_attr_fast<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int>
+where
+    H::Object: Object,
+{
+    if value.is_null() || flag.is_null() {
+        return None;
+    }
+    let object = decode(handle).ok()?;
+    let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C)?;
+    // SAFETY: both are non-null (checked) output arguments, valid for writes.
+    unsafe {
+        if let Some(word) = found {
+            value.cast::<*mut c_void>().write(word as *mut c_void);
+        }
+        flag.write(c_int::from(found.is_some()));
+    }
+    Some(abi::MPI_SUCCESS as c_int)
+}
+
+#[inline(always)]
+fn delete_attr_fast<H: CHandle>(handle: H, keyval: c_int) -> Option<c_int>
+where
+    H::Object: Object,
+{
+    current()?.delete_attr_fast(decode(handle).ok()?, Keyval(keyval))?;
+    Some(abi::MPI_SUCCESS as c_int)
+}
+
+// The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
+// these are their bodies and fast paths, four kinds of five functions. The kinds' callback
+// types differ only in the handle type of their first argument, a pointer: all are
+// ABI-compatible with the raw types.
+
+/// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
+pub(super) unsafe fn comm_create_keyval(
     comm_copy_attr_fn: abi::MPI_Comm_copy_attr_function,
     comm_delete_attr_fn: abi::MPI_Comm_delete_attr_function,
-    MPI_Comm_create_keyval / PMPI_Comm_create_keyval,
-    MPI_Comm_free_keyval / PMPI_Comm_free_keyval,
-    MPI_Comm_set_attr / PMPI_Comm_set_attr,
-    MPI_Comm_get_attr / PMPI_Comm_get_attr,
-    MPI_Comm_delete_attr / PMPI_Comm_delete_attr
-);
+    comm_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> Result<()> {
+    // SAFETY: ABI-compatible function pointer types (see above).
+    let (copy, delete) = unsafe {
+        (
+            std::mem::transmute::<abi::MPI_Comm_copy_attr_function, Option<RawCopy>>(
+                comm_copy_attr_fn,
+            ),
+            std::mem::transmute::<abi::MPI_Comm_delete_attr_function, Option<RawDelete>>(
+                comm_delete_attr_fn,
+            ),
+        )
+    };
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Comm, copy, delete, comm_keyval, extra_state) }
+}
 
-attribute_functions!(
-    Datatype, MPI_Datatype, Target::SelfComm, datatype, type_keyval,
+/// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
+/// MPI_KEYVAL_INVALID.
+pub(super) unsafe fn comm_free_keyval(comm_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Comm, comm_keyval.0) }
+}
+
+/// Stores a C pointer; an existing value is deleted first.
+pub(super) fn comm_set_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Result<()> {
+    set_attr(comm, comm_keyval, attribute_val)
+}
+
+#[inline(always)]
+pub(super) fn comm_set_attr_fast(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Option<c_int> {
+    set_attr_fast(comm, comm_keyval, attribute_val)
+}
+
+/// Reads the attribute as C sees it (attributes.md §3).
+pub(super) unsafe fn comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr(comm, comm_keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn comm_get_attr_fast(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag) }
+}
+
+/// Deletes the attribute, running its delete callback.
+pub(super) fn comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> Result<()> {
+    delete_attr(comm, comm_keyval)
+}
+
+#[inline(always)]
+pub(super) fn comm_delete_attr_fast(comm: MPI_Comm, comm_keyval: c_int) -> Option<c_int> {
+    delete_attr_fast(comm, comm_keyval)
+}
+
+/// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
+pub(super) unsafe fn type_create_keyval(
     type_copy_attr_fn: abi::MPI_Type_copy_attr_function,
     type_delete_attr_fn: abi::MPI_Type_delete_attr_function,
-    MPI_Type_create_keyval / PMPI_Type_create_keyval,
-    MPI_Type_free_keyval / PMPI_Type_free_keyval,
-    MPI_Type_set_attr / PMPI_Type_set_attr,
-    MPI_Type_get_attr / PMPI_Type_get_attr,
-    MPI_Type_delete_attr / PMPI_Type_delete_attr
-);
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> Result<()> {
+    // SAFETY: ABI-compatible function pointer types (see above).
+    let (copy, delete) = unsafe {
+        (
+            std::mem::transmute::<abi::MPI_Type_copy_attr_function, Option<RawCopy>>(
+                type_copy_attr_fn,
+            ),
+            std::mem::transmute::<abi::MPI_Type_delete_attr_function, Option<RawDelete>>(
+                type_delete_attr_fn,
+            ),
+        )
+    };
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Datatype, copy, delete, type_keyval, extra_state) }
+}
 
-attribute_functions!(
-    Win, MPI_Win, Target::Win(win), win, win_keyval,
+/// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
+/// MPI_KEYVAL_INVALID.
+pub(super) unsafe fn type_free_keyval(type_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Datatype, type_keyval.0) }
+}
+
+/// Stores a C pointer; an existing value is deleted first.
+pub(super) fn type_set_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Result<()> {
+    set_attr(datatype, type_keyval, attribute_val)
+}
+
+#[inline(always)]
+pub(super) fn type_set_attr_fast(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Option<c_int> {
+    set_attr_fast(datatype, type_keyval, attribute_val)
+}
+
+/// Reads the attribute as C sees it (attributes.md §3).
+pub(super) unsafe fn type_get_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr(datatype, type_keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn type_get_attr_fast(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag) }
+}
+
+/// Deletes the attribute, running its delete callback.
+pub(super) fn type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> Result<()> {
+    delete_attr(datatype, type_keyval)
+}
+
+#[inline(always)]
+pub(super) fn type_delete_attr_fast(datatype: MPI_Datatype, type_keyval: c_int) -> Option<c_int> {
+    delete_attr_fast(datatype, type_keyval)
+}
+
+/// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
+pub(super) unsafe fn win_create_keyval(
     win_copy_attr_fn: abi::MPI_Win_copy_attr_function,
     win_delete_attr_fn: abi::MPI_Win_delete_attr_function,
-    MPI_Win_create_keyval / PMPI_Win_create_keyval,
-    MPI_Win_free_keyval / PMPI_Win_free_keyval,
-    MPI_Win_set_attr / PMPI_Win_set_attr,
-    MPI_Win_get_attr / PMPI_Win_get_attr,
-    MPI_Win_delete_attr / PMPI_Win_delete_attr
-);
+    win_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> Result<()> {
+    // SAFETY: ABI-compatible function pointer types (see above).
+    let (copy, delete) = unsafe {
+        (
+            std::mem::transmute::<abi::MPI_Win_copy_attr_function, Option<RawCopy>>(
+                win_copy_attr_fn,
+            ),
+            std::mem::transmute::<abi::MPI_Win_delete_attr_function, Option<RawDelete>>(
+                win_delete_attr_fn,
+            ),
+        )
+    };
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Win, copy, delete, win_keyval, extra_state) }
+}
 
-// The deprecated MPI-1 names: communicator keyvals with C callbacks.
-attribute_functions!(
-    Comm, MPI_Comm, Target::Comm(comm), comm, keyval,
+/// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
+/// MPI_KEYVAL_INVALID.
+pub(super) unsafe fn win_free_keyval(win_keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Win, win_keyval.0) }
+}
+
+/// Stores a C pointer; an existing value is deleted first.
+pub(super) fn win_set_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Result<()> {
+    set_attr(win, win_keyval, attribute_val)
+}
+
+#[inline(always)]
+pub(super) fn win_set_attr_fast(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Option<c_int> {
+    set_attr_fast(win, win_keyval, attribute_val)
+}
+
+/// Reads the attribute as C sees it (attributes.md §3).
+pub(super) unsafe fn win_get_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr(win, win_keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn win_get_attr_fast(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag) }
+}
+
+/// Deletes the attribute, running its delete callback.
+pub(super) fn win_delete_attr(win: MPI_Win, win_keyval: c_int) -> Result<()> {
+    delete_attr(win, win_keyval)
+}
+
+#[inline(always)]
+pub(super) fn win_delete_attr_fast(win: MPI_Win, win_keyval: c_int) -> Option<c_int> {
+    delete_attr_fast(win, win_keyval)
+}
+
+/// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
+pub(super) unsafe fn keyval_create(
     copy_fn: abi::MPI_Copy_function,
     delete_fn: abi::MPI_Delete_function,
-    MPI_Keyval_create / PMPI_Keyval_create,
-    MPI_Keyval_free / PMPI_Keyval_free,
-    MPI_Attr_put / PMPI_Attr_put,
-    MPI_Attr_get / PMPI_Attr_get,
-    MPI_Attr_delete / PMPI_Attr_delete
-);
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> Result<()> {
+    // SAFETY: ABI-compatible function pointer types (see above).
+    let (copy, delete) = unsafe {
+        (
+            std::mem::transmute::<abi::MPI_Copy_function, Option<RawCopy>>(copy_fn),
+            std::mem::transmute::<abi::MPI_Delete_function, Option<RawDelete>>(delete_fn),
+        )
+    };
+    // SAFETY: this function's contract.
+    unsafe { create_keyval(ObjectKind::Comm, copy, delete, keyval, extra_state) }
+}
+
+/// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
+/// MPI_KEYVAL_INVALID.
+pub(super) unsafe fn keyval_free(keyval: KeyvalInOut) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval(ObjectKind::Comm, keyval.0) }
+}
+
+/// Stores a C pointer; an existing value is deleted first.
+pub(super) fn attr_put(comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {
+    set_attr(comm, keyval, attribute_val)
+}
+
+#[inline(always)]
+pub(super) fn attr_put_fast(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> Option<c_int> {
+    set_attr_fast(comm, keyval, attribute_val)
+}
+
+/// Reads the attribute as C sees it (attributes.md §3).
+pub(super) unsafe fn attr_get(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr(comm, keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn attr_get_fast(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(comm, keyval, attribute_val, flag) }
+}
+
+/// Deletes the attribute, running its delete callback.
+pub(super) fn attr_delete(comm: MPI_Comm, keyval: c_int) -> Result<()> {
+    delete_attr(comm, keyval)
+}
+
+#[inline(always)]
+pub(super) fn attr_delete_fast(comm: MPI_Comm, keyval: c_int) -> Option<c_int> {
+    delete_attr_fast(comm, keyval)
+}

@@ -12,7 +12,7 @@ use std::ffi::{c_int, c_void};
 
 use super::handles;
 use super::p2p::{describe, input, output_address, Described};
-use super::{mpi_functions, universe, Target};
+use super::universe;
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
 use crate::engine::basic::predefined_kind;
 use crate::engine::{
@@ -122,115 +122,297 @@ fn reduction(
     Ok((place, send, recv))
 }
 
-macro_rules! reductions {
-    ($($(#[doc = $doc:literal])* $mpi:ident / $pmpi:ident => $method:ident;)*) => {
-        mpi_functions! {$(
-            $(#[doc = $doc])*
-            fn $mpi / $pmpi(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm) on Target::Comm(comm) => {
-                universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-                let comm = handles::comm(comm)?;
-                let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
-                let datatype = recv.described.as_ref().map(|d| d.datatype).ok_or(Error::InPlace("the receive buffer"))?;
-                let moved = universe()?.$method(comm, place, Place::Buffer, i64::from(count), datatype, &recv.signature, op_of(op)?)?;
-                // SAFETY: the buffers the program named.
-                unsafe { apply(moved, &send, &recv) }
-            }
-        )*}
+/// Which reduction a body runs.
+type ReductionFn = fn(
+    &Universe,
+    crate::engine::Comm,
+    Place,
+    Place,
+    i64,
+    crate::engine::Datatype,
+    &[BasicKind],
+    Op,
+) -> Result<Option<Transfer>>;
+
+/// The body of MPI_Allreduce, MPI_Scan and MPI_Exscan.
+///
+/// # Safety
+/// The buffers hold what their counts and datatype describe.
+unsafe fn rootless_reduction(
+    method: ReductionFn,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
+    let datatype = recv
+        .described
+        .as_ref()
+        .map(|d| d.datatype)
+        .ok_or(Error::InPlace("the receive buffer"))?;
+    let moved = method(
+        universe,
+        comm,
+        place,
+        Place::Buffer,
+        i64::from(count),
+        datatype,
+        &recv.signature,
+        op_of(op)?,
+    )?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+// The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
+// these are their bodies.
+
+/// Reduces across the one process: the receive buffer gets the send buffer's values.
+pub(super) unsafe fn allreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        rootless_reduction(
+            Universe::allreduce,
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+        )
+    }
+}
+
+/// The inclusive prefix reduction: on one process, the send buffer's values.
+pub(super) unsafe fn scan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { rootless_reduction(Universe::scan, sendbuf, recvbuf, count, datatype, op, comm) }
+}
+
+/// The exclusive prefix reduction: on rank 0 the receive buffer is left as it is.
+pub(super) unsafe fn exscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        rootless_reduction(
+            Universe::exscan,
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+        )
+    }
+}
+
+/// Returns at once: the one process has arrived.
+pub(super) fn barrier(comm: MPI_Comm) -> Result<()> {
+    universe()?.barrier(handles::comm(comm)?)
+}
+
+/// The root is the only process: nothing moves, the arguments are checked.
+pub(super) fn bcast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let buffer = Arg::new(buffer, count, datatype)?;
+    universe.bcast(comm, buffer.side(), root)
+}
+
+/// Reduces to the root (rank 0): its receive buffer gets the send buffer's values.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn reduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
+    let datatype = recv
+        .described
+        .as_ref()
+        .map(|d| d.datatype)
+        .ok_or(Error::InPlace("the receive buffer"))?;
+    let moved = universe.reduce(
+        comm,
+        place,
+        Place::Buffer,
+        i64::from(count),
+        datatype,
+        &recv.signature,
+        op_of(op)?,
+        root,
+    )?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+/// The send and receive arguments of a collective that moves one block.
+fn blocks(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+) -> Result<(Arg, Arg)> {
+    Ok((
+        Arg::new(sendbuf, sendcount, sendtype)?,
+        Arg::new(recvbuf, recvcount, recvtype)?,
+    ))
+}
+
+/// Gathers to the root: block 0 of its receive buffer gets the send data.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn gather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
+    let moved = universe.gather(comm, send.side(), recv.side(), root)?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+/// Scatters from the root: block 0 of its send buffer goes to its receive buffer.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn scatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
+    let moved = universe.scatter(comm, send.side(), recv.side(), root)?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+/// Gathers to every process: block 0 of the receive buffer gets the send data.
+pub(super) unsafe fn allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
+    let moved = universe.allgather(comm, send.side(), recv.side())?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+/// Every process sends a block to every other: on one process, block 0 to block 0.
+pub(super) unsafe fn alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
+    let moved = universe.alltoall(comm, send.side(), recv.side())?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
+}
+
+/// Applies a predefined op locally: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
+pub(super) unsafe fn reduce_local(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> Result<()> {
+    let universe = universe()?;
+    if in_place(inbuf) || in_place(inoutbuf) {
+        return Err(Error::InPlace("a buffer of MPI_Reduce_local"));
+    }
+    let inout = Arg::new(inoutbuf, count, datatype)?;
+    let described = inout
+        .described
+        .as_ref()
+        .ok_or(Error::InPlace("a buffer of MPI_Reduce_local"))?;
+    let call = universe.reduce_local(
+        op_of(op)?,
+        i64::from(count),
+        described.datatype,
+        &inout.signature,
+    )?;
+    let OpCall::Predefined(predefined) = call else {
+        return Err(Error::Internal("user ops are not reachable from C yet"));
     };
-}
-
-reductions! {
-    /// Reduces across the one process: the receive buffer gets the send buffer's values.
-    MPI_Allreduce / PMPI_Allreduce => allreduce;
-    /// The inclusive prefix reduction: on one process, the send buffer's values.
-    MPI_Scan / PMPI_Scan => scan;
-    /// The exclusive prefix reduction: on rank 0 the receive buffer is left as it is.
-    MPI_Exscan / PMPI_Exscan => exscan;
-}
-
-mpi_functions! {
-    /// Returns at once: the one process has arrived.
-    fn MPI_Barrier / PMPI_Barrier(comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        universe()?.barrier(handles::comm(comm)?)
+    // SAFETY: the buffers the program named, `described.bytes` long each.
+    let input = unsafe { input(inbuf, described.bytes, "inbuf")? }.to_vec();
+    output_address(inoutbuf, described.bytes, "inoutbuf")?;
+    if described.bytes == 0 {
+        return Ok(());
     }
-
-    /// The root is the only process: nothing moves, the arguments are checked.
-    fn MPI_Bcast / PMPI_Bcast(buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let buffer = Arg::new(buffer, count, datatype)?;
-        universe()?.bcast(comm, buffer.side(), root)
-    }
-
-    /// Reduces to the root (rank 0): its receive buffer gets the send buffer's values.
-    fn MPI_Reduce / PMPI_Reduce(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
-        let datatype = recv.described.as_ref().map(|d| d.datatype).ok_or(Error::InPlace("the receive buffer"))?;
-        let moved = universe()?.reduce(comm, place, Place::Buffer, i64::from(count), datatype, &recv.signature, op_of(op)?, root)?;
-        // SAFETY: the buffers the program named.
-        unsafe { apply(moved, &send, &recv) }
-    }
-
-    /// Gathers to the root: block 0 of its receive buffer gets the send data.
-    fn MPI_Gather / PMPI_Gather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let (send, recv) = (Arg::new(sendbuf, sendcount, sendtype)?, Arg::new(recvbuf, recvcount, recvtype)?);
-        let moved = universe()?.gather(comm, send.side(), recv.side(), root)?;
-        // SAFETY: the buffers the program named.
-        unsafe { apply(moved, &send, &recv) }
-    }
-
-    /// Scatters from the root: block 0 of its send buffer goes to its receive buffer.
-    fn MPI_Scatter / PMPI_Scatter(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let (send, recv) = (Arg::new(sendbuf, sendcount, sendtype)?, Arg::new(recvbuf, recvcount, recvtype)?);
-        let moved = universe()?.scatter(comm, send.side(), recv.side(), root)?;
-        // SAFETY: the buffers the program named.
-        unsafe { apply(moved, &send, &recv) }
-    }
-
-    /// Gathers to every process: block 0 of the receive buffer gets the send data.
-    fn MPI_Allgather / PMPI_Allgather(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let (send, recv) = (Arg::new(sendbuf, sendcount, sendtype)?, Arg::new(recvbuf, recvcount, recvtype)?);
-        let moved = universe()?.allgather(comm, send.side(), recv.side())?;
-        // SAFETY: the buffers the program named.
-        unsafe { apply(moved, &send, &recv) }
-    }
-
-    /// Every process sends a block to every other: on one process, block 0 to block 0.
-    fn MPI_Alltoall / PMPI_Alltoall(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, comm: MPI_Comm) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let comm = handles::comm(comm)?;
-        let (send, recv) = (Arg::new(sendbuf, sendcount, sendtype)?, Arg::new(recvbuf, recvcount, recvtype)?);
-        let moved = universe()?.alltoall(comm, send.side(), recv.side())?;
-        // SAFETY: the buffers the program named.
-        unsafe { apply(moved, &send, &recv) }
-    }
-
-    /// Applies a predefined op locally: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
-    fn MPI_Reduce_local / PMPI_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        if in_place(inbuf) || in_place(inoutbuf) {
-            return Err(Error::InPlace("a buffer of MPI_Reduce_local"));
-        }
-        let inout = Arg::new(inoutbuf, count, datatype)?;
-        let described = inout.described.as_ref().ok_or(Error::InPlace("a buffer of MPI_Reduce_local"))?;
-        let call = universe()?.reduce_local(op_of(op)?, i64::from(count), described.datatype, &inout.signature)?;
-        let OpCall::Predefined(predefined) = call else {
-            return Err(Error::Internal("user ops are not reachable from C yet"));
-        };
-        // SAFETY: the buffers the program named, `described.bytes` long each.
-        let input = unsafe { input(inbuf, described.bytes, "inbuf")? }.to_vec();
-        output_address(inoutbuf, described.bytes, "inoutbuf")?;
-        // SAFETY: as above; `input` is a copy, so the two may overlap.
-        let inout_bytes = unsafe { std::slice::from_raw_parts_mut(inoutbuf.cast::<u8>(), described.bytes) };
-        predefined.apply(described.count as usize, &inout.signature, &input, inout_bytes)
-    }
+    // SAFETY: as above; `input` is a copy, so the two may overlap.
+    let inout_bytes =
+        unsafe { std::slice::from_raw_parts_mut(inoutbuf.cast::<u8>(), described.bytes) };
+    predefined.apply(
+        described.count as usize,
+        &inout.signature,
+        &input,
+        inout_bytes,
+    )
 }

@@ -2,8 +2,9 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::{handles, mpi_functions, universe, Out, Target};
+use super::{handles, universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Errhandler, MPI_Win};
+use crate::engine::Result;
 use crate::ffi::{self, errhandler_from_value, errhandler_value};
 
 /// Copies `text` into a C buffer of `capacity` bytes (truncating, always NUL-terminated) and
@@ -30,62 +31,71 @@ fn handle(value: usize) -> MPI_Errhandler {
     value as MPI_Errhandler
 }
 
-mpi_functions! {
-    /// The class of an error code (every valid code is a class).
-    fn MPI_Error_class / PMPI_Error_class(errorcode: c_int, errorclass: *mut c_int) on Target::SelfComm => {
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut errorclass = unsafe { Out::new(errorclass, "errorclass") }?;
-        errorclass.set(ffi::class_of(errorcode)? as c_int);
-        Ok(())
-    }
+// The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
+// these are their bodies.
 
-    /// "MPI_ERR_KEYVAL: invalid attribute keyval" and so on.
-    fn MPI_Error_string / PMPI_Error_string(errorcode: c_int, string: *mut c_char, resultlen: *mut c_int) on Target::SelfComm => {
-        let text = ffi::error_string(errorcode)?;
-        // SAFETY: `string` has room for MPI_MAX_ERROR_STRING characters (the standard's
-        // requirement on the caller); `resultlen` is an output argument.
-        unsafe {
-            let mut resultlen = Out::new(resultlen, "resultlen")?;
-            Out::new(string, "string")?;
-            write_string(string, abi::MPI_MAX_ERROR_STRING as usize, text.as_bytes(), &mut resultlen);
-        }
-        Ok(())
-    }
+/// The class of an error code (every valid code is a class).
+pub(super) fn error_class(errorcode: c_int, errorclass: &mut Out<c_int>) -> Result<()> {
+    errorclass.set(ffi::class_of(errorcode)? as c_int);
+    Ok(())
+}
 
-    /// Sets a communicator's error handler.
-    fn MPI_Comm_set_errhandler / PMPI_Comm_set_errhandler(comm: MPI_Comm, errhandler: MPI_Errhandler) on Target::Comm(comm) => {
-        ffi::set_comm_errhandler(handles::comm(comm), errhandler as usize)
+/// "MPI_ERR_KEYVAL: invalid attribute keyval" and so on.
+pub(super) unsafe fn error_string(
+    errorcode: c_int,
+    string: *mut c_char,
+    resultlen: *mut c_int,
+) -> Result<()> {
+    let text = ffi::error_string(errorcode)?;
+    // SAFETY: `string` has room for MPI_MAX_ERROR_STRING characters (the standard's
+    // requirement on the caller); `resultlen` is an output argument.
+    unsafe {
+        let mut resultlen = Out::new(resultlen, "resultlen")?;
+        Out::new(string, "string")?;
+        write_string(
+            string,
+            abi::MPI_MAX_ERROR_STRING as usize,
+            text.as_bytes(),
+            &mut resultlen,
+        );
     }
+    Ok(())
+}
 
-    /// A communicator's error handler.
-    fn MPI_Comm_get_errhandler / PMPI_Comm_get_errhandler(comm: MPI_Comm, errhandler: *mut MPI_Errhandler) on Target::Comm(comm) => {
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut out = unsafe { Out::new(errhandler, "errhandler") }?;
-        out.set(handle(errhandler_value(ffi::comm_errhandler(handles::comm(comm))?)));
-        Ok(())
-    }
+/// Sets a communicator's error handler.
+pub(super) fn comm_set_errhandler(comm: MPI_Comm, errhandler: MPI_Errhandler) -> Result<()> {
+    ffi::set_comm_errhandler(handles::comm(comm), errhandler as usize)
+}
 
-    /// Sets a window's error handler.
-    fn MPI_Win_set_errhandler / PMPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) on Target::Win(win) => {
-        let win = handles::win(win)?;
-        universe()?.set_errhandler(win, errhandler_from_value(errhandler as usize)?)
-    }
+/// A communicator's error handler.
+pub(super) fn comm_get_errhandler(
+    comm: MPI_Comm,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    errhandler.set(handle(errhandler_value(ffi::comm_errhandler(
+        handles::comm(comm),
+    )?)));
+    Ok(())
+}
 
-    /// A window's error handler.
-    fn MPI_Win_get_errhandler / PMPI_Win_get_errhandler(win: MPI_Win, errhandler: *mut MPI_Errhandler) on Target::Win(win) => {
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut out = unsafe { Out::new(errhandler, "errhandler") }?;
-        out.set(handle(errhandler_value(universe()?.errhandler(handles::win(win)?)?)));
-        Ok(())
-    }
+/// Sets a window's error handler.
+pub(super) fn win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> Result<()> {
+    let win = handles::win(win)?;
+    universe()?.set_errhandler(win, errhandler_from_value(errhandler as usize)?)
+}
 
-    /// Releases a handle to an error handler (all are predefined): sets it to
-    /// MPI_ERRHANDLER_NULL.
-    fn MPI_Errhandler_free / PMPI_Errhandler_free(errhandler: *mut MPI_Errhandler) on Target::SelfComm => {
-        // SAFETY: an MPI in-out argument: NULL or valid.
-        let mut errhandler = unsafe { Out::new(errhandler, "errhandler") }?;
-        ffi::errhandler_free(errhandler.get() as usize)?;
-        errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize as MPI_Errhandler);
-        Ok(())
-    }
+/// A window's error handler.
+pub(super) fn win_get_errhandler(win: MPI_Win, errhandler: &mut Out<MPI_Errhandler>) -> Result<()> {
+    errhandler.set(handle(errhandler_value(
+        universe()?.errhandler(handles::win(win)?)?,
+    )));
+    Ok(())
+}
+
+/// Releases a handle to an error handler (all are predefined): sets it to
+/// MPI_ERRHANDLER_NULL.
+pub(super) fn errhandler_free(errhandler: &mut Out<MPI_Errhandler>) -> Result<()> {
+    ffi::errhandler_free(errhandler.get() as usize)?;
+    errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize as MPI_Errhandler);
+    Ok(())
 }

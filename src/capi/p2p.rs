@@ -9,7 +9,7 @@
 use std::ffi::{c_int, c_void};
 
 use super::handles::{self, decode, encode_handle, null};
-use super::{mpi_functions, universe, Out, Target};
+use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Request, MPI_Status};
 use crate::engine::{
     Completion, Datatype, Envelope, Error, Request, Result, SendMode, Status, UserBuffer,
@@ -186,248 +186,421 @@ fn receive_into(
     Ok((buffer, from))
 }
 
-macro_rules! blocking_sends {
-    ($($(#[doc = $doc:literal])* $mpi:ident / $pmpi:ident: $mode:expr;)*) => {
-        mpi_functions! {$(
-            $(#[doc = $doc])*
-            fn $mpi / $pmpi(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) on Target::Comm(comm) => {
-                universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-                // SAFETY: `buf` holds the message (the caller's contract).
-                let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
-                universe()?.send($mode, bytes, to)
-            }
-        )*}
+/// A blocking send of `count` elements at `buf`.
+///
+/// # Safety
+/// `buf` is NULL or valid for reads of the message.
+#[allow(clippy::too_many_arguments)] // the standard's argument list, and the mode
+unsafe fn blocking_send(
+    mode: SendMode,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `buf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
+    universe()?.send(mode, bytes, to)
+}
+
+/// A nonblocking send of `count` elements at `buf` (copied at once).
+///
+/// # Safety
+/// `buf` is NULL or valid for reads of the message.
+#[allow(clippy::too_many_arguments)] // the standard's argument list, and the mode
+unsafe fn nonblocking_send(
+    mode: SendMode,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `buf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
+    let started = universe()?.isend(mode, bytes.to_vec(), to)?;
+    request.set(encode_handle(started));
+    Ok(())
+}
+
+// The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
+// these are their bodies.
+
+/// Sends to oneself: the message is copied and the call returns.
+pub(super) unsafe fn send(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { blocking_send(SendMode::Standard, buf, count, datatype, dest, tag, comm) }
+}
+
+/// A synchronous send: returns once a receive has matched it (one posted before).
+pub(super) unsafe fn ssend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { blocking_send(SendMode::Synchronous, buf, count, datatype, dest, tag, comm) }
+}
+
+/// A ready send: a matching receive must be posted.
+pub(super) unsafe fn rsend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { blocking_send(SendMode::Ready, buf, count, datatype, dest, tag, comm) }
+}
+
+/// Starts a standard send to oneself (the message is copied at once).
+pub(super) unsafe fn isend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Standard,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// Starts a synchronous send: complete once a receive matches it.
+pub(super) unsafe fn issend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Synchronous,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// Starts a ready send.
+pub(super) unsafe fn irsend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Ready,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// Receives a message sent to oneself; one that can never arrive is an error, not a hang.
+pub(super) unsafe fn recv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+    let done = universe()?.recv(buffer, from)?;
+    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
+/// Starts a receive: the data arrives when the request completes.
+pub(super) fn irecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+    request.set(encode_handle(universe()?.irecv(buffer, from)?));
+    Ok(())
+}
+
+/// Sends and receives in one call (the two buffers must not overlap).
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `sendbuf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
+    let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
+    let done = universe()?.sendrecv(bytes.to_vec(), to, buffer, from)?;
+    // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
+/// Sends the buffer and receives into it (the message is copied before it is overwritten).
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv_replace(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `buf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
+    let copy = bytes.to_vec();
+    let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
+    let done = universe()?.sendrecv(copy, to, buffer, from)?;
+    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
+/// Waits for a message and reports it without receiving it.
+pub(super) unsafe fn probe(
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let from = Envelope {
+        rank: source,
+        tag,
+        comm: handles::comm(comm)?,
     };
+    let found = universe()?.probe(from)?;
+    // SAFETY: `status` NULL or valid.
+    unsafe { write_status(status, &found) };
+    Ok(())
 }
 
-blocking_sends! {
-    /// Sends to oneself: the message is copied and the call returns.
-    MPI_Send / PMPI_Send: SendMode::Standard;
-    /// A synchronous send: returns once a receive has matched it (one posted before).
-    MPI_Ssend / PMPI_Ssend: SendMode::Synchronous;
-    /// A ready send: a matching receive must be posted.
-    MPI_Rsend / PMPI_Rsend: SendMode::Ready;
-}
-
-macro_rules! nonblocking_sends {
-    ($($(#[doc = $doc:literal])* $mpi:ident / $pmpi:ident: $mode:expr;)*) => {
-        mpi_functions! {$(
-            $(#[doc = $doc])*
-            fn $mpi / $pmpi(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) on Target::Comm(comm) => {
-                universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-                // SAFETY: an MPI output argument: NULL or valid.
-                let mut request = unsafe { Out::new(request, "request") }?;
-                // SAFETY: `buf` holds the message (the caller's contract).
-                let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
-                let started = universe()?.isend($mode, bytes.to_vec(), to)?;
-                request.set(encode_handle(started));
-                Ok(())
-            }
-        )*}
+/// Reports whether a message is there, without receiving it.
+pub(super) unsafe fn iprobe(
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    flag: &mut Out<c_int>,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let from = Envelope {
+        rank: source,
+        tag,
+        comm: handles::comm(comm)?,
     };
-}
-
-nonblocking_sends! {
-    /// Starts a standard send to oneself (the message is copied at once).
-    MPI_Isend / PMPI_Isend: SendMode::Standard;
-    /// Starts a synchronous send: complete once a receive matches it.
-    MPI_Issend / PMPI_Issend: SendMode::Synchronous;
-    /// Starts a ready send.
-    MPI_Irsend / PMPI_Irsend: SendMode::Ready;
-}
-
-mpi_functions! {
-    /// Receives a message sent to oneself; one that can never arrive is an error, not a hang.
-    fn MPI_Recv / PMPI_Recv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
-        let done = universe()?.recv(buffer, from)?;
-        // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
-        unsafe { finish(done, status) }
-    }
-
-    /// Starts a receive: the data arrives when the request completes.
-    fn MPI_Irecv / PMPI_Irecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut request = unsafe { Out::new(request, "request") }?;
-        let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
-        request.set(encode_handle(universe()?.irecv(buffer, from)?));
-        Ok(())
-    }
-
-    /// Sends and receives in one call (the two buffers must not overlap).
-    fn MPI_Sendrecv / PMPI_Sendrecv(
-        sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int,
-        recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int,
-        comm: MPI_Comm, status: *mut MPI_Status,
-    ) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: `sendbuf` holds the message (the caller's contract).
-        let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
-        let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
-        let done = universe()?.sendrecv(bytes.to_vec(), to, buffer, from)?;
-        // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
-        unsafe { finish(done, status) }
-    }
-
-    /// Sends the buffer and receives into it (the message is copied before it is overwritten).
-    fn MPI_Sendrecv_replace / PMPI_Sendrecv_replace(
-        buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int,
-        source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status,
-    ) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: `buf` holds the message (the caller's contract).
-        let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
-        let copy = bytes.to_vec();
-        let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
-        let done = universe()?.sendrecv(copy, to, buffer, from)?;
-        // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
-        unsafe { finish(done, status) }
-    }
-
-    /// Waits for a message and reports it without receiving it.
-    fn MPI_Probe / PMPI_Probe(source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let from = Envelope { rank: source, tag, comm: handles::comm(comm)? };
-        let found = universe()?.probe(from)?;
+    let found = universe()?.iprobe(from)?;
+    flag.set(found.is_some() as c_int);
+    if let Some(found) = found {
         // SAFETY: `status` NULL or valid.
         unsafe { write_status(status, &found) };
-        Ok(())
     }
+    Ok(())
+}
 
-    /// Reports whether a message is there, without receiving it.
-    fn MPI_Iprobe / PMPI_Iprobe(source: c_int, tag: c_int, comm: MPI_Comm, flag: *mut c_int, status: *mut MPI_Status) on Target::Comm(comm) => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut flag = unsafe { Out::new(flag, "flag") }?;
-        let from = Envelope { rank: source, tag, comm: handles::comm(comm)? };
-        let found = universe()?.iprobe(from)?;
-        flag.set(found.is_some() as c_int);
-        if let Some(found) = found {
-            // SAFETY: `status` NULL or valid.
-            unsafe { write_status(status, &found) };
-        }
-        Ok(())
+/// The number of whole elements of `datatype` a status reports (MPI_UNDEFINED if the
+/// bytes are not a whole number of them).
+pub(super) unsafe fn get_count(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: &mut Out<c_int>,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    if status.is_null() {
+        return Err(Error::NullArgument("status"));
     }
+    // SAFETY: non-null and valid for reads (the caller's contract).
+    let status = read_status(unsafe { &*status });
+    let size = universe()?.type_size(handles::datatype(datatype)?)?;
+    let whole = if size == 0 {
+        Some(0)
+    } else if status.bytes % size == 0 {
+        c_int::try_from(status.bytes / size).ok()
+    } else {
+        None
+    };
+    count.set(whole.unwrap_or(abi::MPI_UNDEFINED));
+    Ok(())
+}
 
-    /// The number of whole elements of `datatype` a status reports (MPI_UNDEFINED if the
-    /// bytes are not a whole number of them).
-    fn MPI_Get_count / PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut count = unsafe { Out::new(count, "count") }?;
-        if status.is_null() {
-            return Err(Error::NullArgument("status"));
-        }
-        // SAFETY: non-null and valid for reads (the caller's contract).
-        let status = read_status(unsafe { &*status });
-        let size = universe()?.type_size(handles::datatype(datatype)?)?;
-        let whole = if size == 0 {
-            Some(0)
-        } else if status.bytes % size == 0 {
-            c_int::try_from(status.bytes / size).ok()
-        } else {
-            None
-        };
-        count.set(whole.unwrap_or(abi::MPI_UNDEFINED));
-        Ok(())
-    }
-
-    /// Waits for a request; a receive's data arrives now. The handle becomes
-    /// MPI_REQUEST_NULL unless the request is persistent.
-    fn MPI_Wait / PMPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI in-out argument: NULL or valid.
-        let mut request = unsafe { Out::new(request, "request") }?;
-        let done = universe()?.wait(request_of(request.get())?)?;
-        if done.freed {
-            request.set(null());
-        }
-        // SAFETY: the request's receive buffer; `status` NULL or valid.
-        unsafe { finish(done, status) }
-    }
-
-    /// Tests a request: `flag` says whether it completed (then as MPI_Wait).
-    fn MPI_Test / PMPI_Test(request: *mut MPI_Request, flag: *mut c_int, status: *mut MPI_Status) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: MPI in-out and output arguments: NULL or valid.
-        let (mut request, mut flag) = unsafe { (Out::new(request, "request")?, Out::new(flag, "flag")?) };
-        match universe()?.test(request_of(request.get())?)? {
-            None => {
-                flag.set(0);
-                Ok(())
-            }
-            Some(done) => {
-                flag.set(1);
-                if done.freed {
-                    request.set(null());
-                }
-                // SAFETY: the request's receive buffer; `status` NULL or valid.
-                unsafe { finish(done, status) }
-            }
-        }
-    }
-
-    /// Waits for every request; a failed one makes the call return MPI_ERR_IN_STATUS with
-    /// each status's MPI_ERROR set.
-    fn MPI_Waitall / PMPI_Waitall(count: c_int, array_of_requests: *mut MPI_Request, array_of_statuses: *mut MPI_Status) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        let count = usize::try_from(count).map_err(|_| Error::InvalidCount)?;
-        if count > 0 && array_of_requests.is_null() {
-            return Err(Error::NullArgument("array_of_requests"));
-        }
-        // SAFETY: `count` requests (the caller's contract).
-        let raw = unsafe { std::slice::from_raw_parts_mut(array_of_requests, count) };
-        let requests = raw.iter().map(|r| request_of(*r)).collect::<Result<Vec<_>>>()?;
-        let done = universe()?.waitall(&requests)?;
-        let mut failed = false;
-        for (i, completion) in done.into_iter().enumerate() {
-            if completion.freed {
-                raw[i] = null();
-            }
-            let status = if array_of_statuses.is_null() {
-                std::ptr::null_mut()
-            } else {
-                // SAFETY: `count` statuses (the caller's contract).
-                unsafe { array_of_statuses.add(i) }
-            };
-            // SAFETY: the request's receive buffer; `status` NULL or valid.
-            failed |= unsafe { finish(completion, status) }.is_err();
-        }
-        if failed { Err(Error::InStatus) } else { Ok(()) }
-    }
-
-    /// Frees a request; an active one completes on its own.
-    fn MPI_Request_free / PMPI_Request_free(request: *mut MPI_Request) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI in-out argument: NULL or valid.
-        let mut request = unsafe { Out::new(request, "request") }?;
-        let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
-        universe()?.request_free(pending)?;
+/// Waits for a request; a receive's data arrives now. The handle becomes
+/// MPI_REQUEST_NULL unless the request is persistent.
+pub(super) unsafe fn wait(request: &mut Out<MPI_Request>, status: *mut MPI_Status) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let done = universe()?.wait(request_of(request.get())?)?;
+    if done.freed {
         request.set(null());
-        Ok(())
     }
+    // SAFETY: the request's receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
 
-    /// Cancels a request (a send not yet received can be cancelled).
-    fn MPI_Cancel / PMPI_Cancel(request: *mut MPI_Request) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI input argument passed by address: NULL or valid.
-        let request = unsafe { Out::new(request, "request") }?;
-        let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
-        universe()?.cancel(pending)
-    }
-
-    /// Whether the operation a status reports was cancelled.
-    fn MPI_Test_cancelled / PMPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) on Target::SelfComm => {
-        universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-        // SAFETY: an MPI output argument: NULL or valid.
-        let mut flag = unsafe { Out::new(flag, "flag") }?;
-        if status.is_null() {
-            return Err(Error::NullArgument("status"));
+/// Tests a request: `flag` says whether it completed (then as MPI_Wait).
+pub(super) unsafe fn test(
+    request: &mut Out<MPI_Request>,
+    flag: &mut Out<c_int>,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    match universe()?.test(request_of(request.get())?)? {
+        None => {
+            flag.set(0);
+            Ok(())
         }
-        // SAFETY: non-null and valid for reads (the caller's contract).
-        flag.set(read_status(unsafe { &*status }).cancelled as c_int);
+        Some(done) => {
+            flag.set(1);
+            if done.freed {
+                request.set(null());
+            }
+            // SAFETY: the request's receive buffer; `status` NULL or valid.
+            unsafe { finish(done, status) }
+        }
+    }
+}
+
+/// Waits for every request; a failed one makes the call return MPI_ERR_IN_STATUS with
+/// each status's MPI_ERROR set.
+pub(super) unsafe fn waitall(
+    count: c_int,
+    array_of_requests: *mut MPI_Request,
+    array_of_statuses: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let count = usize::try_from(count).map_err(|_| Error::InvalidCount)?;
+    if count > 0 && array_of_requests.is_null() {
+        return Err(Error::NullArgument("array_of_requests"));
+    }
+    let raw: &mut [MPI_Request] = if count == 0 {
+        &mut []
+    } else {
+        // SAFETY: `count` requests (the caller's contract).
+        unsafe { std::slice::from_raw_parts_mut(array_of_requests, count) }
+    };
+    let requests = raw
+        .iter()
+        .map(|r| request_of(*r))
+        .collect::<Result<Vec<_>>>()?;
+    let done = universe()?.waitall(&requests)?;
+    let mut failed = false;
+    for (i, completion) in done.into_iter().enumerate() {
+        if completion.freed {
+            raw[i] = null();
+        }
+        let status = if array_of_statuses.is_null() {
+            std::ptr::null_mut()
+        } else {
+            // SAFETY: `count` statuses (the caller's contract).
+            unsafe { array_of_statuses.add(i) }
+        };
+        // SAFETY: the request's receive buffer; `status` NULL or valid.
+        failed |= unsafe { finish(completion, status) }.is_err();
+    }
+    if failed {
+        Err(Error::InStatus)
+    } else {
         Ok(())
     }
+}
+
+/// Frees a request; an active one completes on its own.
+pub(super) fn request_free(request: &mut Out<MPI_Request>) -> Result<()> {
+    let universe = universe()?;
+    let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
+    universe.request_free(pending)?;
+    request.set(null());
+    Ok(())
+}
+
+/// Cancels a request (a send not yet received can be cancelled).
+pub(super) unsafe fn cancel(request: *mut MPI_Request) -> Result<()> {
+    let universe = universe()?;
+    // SAFETY: an MPI input argument passed by address: NULL or valid.
+    let request = unsafe { Out::new(request, "request") }?;
+    let pending = request_of(request.get())?.ok_or(Error::InvalidRequest)?;
+    universe.cancel(pending)
+}
+
+/// Whether the operation a status reports was cancelled.
+pub(super) unsafe fn test_cancelled(
+    status: *const MPI_Status,
+    flag: &mut Out<c_int>,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    if status.is_null() {
+        return Err(Error::NullArgument("status"));
+    }
+    // SAFETY: non-null and valid for reads (the caller's contract).
+    flag.set(read_status(unsafe { &*status }).cancelled as c_int);
+    Ok(())
 }
