@@ -30,8 +30,8 @@ mod fortran;
 struct ReadmeDoctests;
 
 pub use engine::{
-    AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
-    ErrorClass, ErrorHandler, Fint, HandleProblem, Id, Keyval, KeyvalSpec, Language, Object,
-    ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
-    Word, MAX_LIVE_OBJECTS,
+    AnyObject, Comm, Comparison, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
+    Error, ErrorClass, ErrorHandler, Fint, GroupData, HandleProblem, Id, InfoData, InfoString,
+    Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, ThreadLevel, TypedCopy,
+    TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
 };

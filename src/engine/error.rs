@@ -117,6 +117,22 @@ pub enum Error {
         /// What the callback returned.
         code: i32,
     },
+    /// A rank outside a group, given twice where ranks must be distinct, or a range that
+    /// leaves the group.
+    #[error("invalid rank: {0}")]
+    InvalidRank(&'static str),
+    /// An info key that is empty or longer than MPI_MAX_INFO_KEY - 1 characters.
+    #[error("info key empty or longer than MPI_MAX_INFO_KEY - 1 characters")]
+    InfoKey,
+    /// An info value that is empty or longer than MPI_MAX_INFO_VAL - 1 characters.
+    #[error("info value empty or longer than MPI_MAX_INFO_VAL - 1 characters")]
+    InfoValue,
+    /// The info object has no value for the key.
+    #[error("the info object has no such key")]
+    InfoNoKey,
+    /// The info object has fewer keys than the index asked for.
+    #[error("info key index out of range")]
+    InfoIndex,
     /// A bug in mpiattr (including a caught panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -169,6 +185,11 @@ impl Error {
             Error::Callback { code, .. } => ErrorClass::from_code(*code)
                 .filter(|class| *class != ErrorClass::Success)
                 .unwrap_or(ErrorClass::Other),
+            Error::InvalidRank(_) => ErrorClass::Rank,
+            Error::InfoKey => ErrorClass::InfoKey,
+            Error::InfoValue => ErrorClass::InfoValue,
+            Error::InfoNoKey => ErrorClass::InfoNokey,
+            Error::InfoIndex => ErrorClass::Arg,
             Error::Internal(_) => ErrorClass::Intern,
             Error::TooManyObjects(_) => ErrorClass::Other,
         }

@@ -26,6 +26,8 @@
 mod attrs;
 mod datatypes;
 mod error;
+mod groups;
+mod info;
 mod keyval;
 mod lock;
 mod predefined;
@@ -39,6 +41,8 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use error::{Error, ErrorClass, HandleProblem, Result};
+pub use groups::{Comparison, GroupData};
+pub use info::{InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 use table::PREDEFINED_GENERATION;

@@ -1,0 +1,372 @@
+//! Groups (MPI-4.1 §7.3): ordered sets of distinct processes, and the operations that build
+//! one group from others. A process is named by its rank in MPI_COMM_WORLD; with one process
+//! every group is either empty or holds process 0, but the operations below follow the
+//! standard's rules for any membership, so that they can be checked by hand on larger groups.
+
+use super::error::{Error, Result};
+
+/// MPI_PROC_NULL as a rank: translates to itself.
+pub const PROC_NULL: i32 = crate::abi::MPI_PROC_NULL;
+/// MPI_UNDEFINED: a rank that has no counterpart, or a process outside a group.
+pub const UNDEFINED: i32 = crate::abi::MPI_UNDEFINED;
+
+/// How two groups compare (MPI_Group_compare).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// The same members in the same order (MPI_IDENT).
+    Ident,
+    /// The same members in another order (MPI_SIMILAR).
+    Similar,
+    /// Different members (MPI_UNEQUAL).
+    Unequal,
+}
+
+impl Comparison {
+    /// The ABI value: MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL.
+    pub fn abi(self) -> i32 {
+        match self {
+            Comparison::Ident => crate::abi::MPI_IDENT as i32,
+            Comparison::Similar => crate::abi::MPI_SIMILAR as i32,
+            Comparison::Unequal => crate::abi::MPI_UNEQUAL as i32,
+        }
+    }
+}
+
+/// The members of a group, in rank order: `members[r]` is the process (its rank in
+/// MPI_COMM_WORLD) of rank `r`. Members are distinct.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupData {
+    members: Vec<u32>,
+}
+
+impl GroupData {
+    /// The empty group (MPI_GROUP_EMPTY).
+    pub fn empty() -> GroupData {
+        GroupData::default()
+    }
+
+    /// The group of `processes`, in that order; `None` if one appears twice.
+    pub fn from_processes(processes: Vec<u32>) -> Option<GroupData> {
+        let mut seen = processes.clone();
+        seen.sort_unstable();
+        if seen.windows(2).any(|pair| pair[0] == pair[1]) {
+            return None;
+        }
+        Some(GroupData { members: processes })
+    }
+
+    /// The processes, in rank order.
+    pub fn members(&self) -> &[u32] {
+        &self.members
+    }
+
+    /// MPI_Group_size.
+    pub fn size(&self) -> i32 {
+        self.members.len() as i32
+    }
+
+    /// The rank of `process` in the group, or MPI_UNDEFINED (MPI_Group_rank asks this of the
+    /// calling process).
+    pub fn rank_of(&self, process: u32) -> i32 {
+        self.members
+            .iter()
+            .position(|member| *member == process)
+            .map_or(UNDEFINED, |rank| rank as i32)
+    }
+
+    fn contains(&self, process: u32) -> bool {
+        self.members.contains(&process)
+    }
+
+    /// The process of `rank`, if `rank` is a rank of this group.
+    fn process(&self, rank: i32) -> Option<u32> {
+        usize::try_from(rank)
+            .ok()
+            .and_then(|rank| self.members.get(rank).copied())
+    }
+
+    /// MPI_Group_translate_ranks: for each rank of `self`, the rank of the same process in
+    /// `other`, MPI_UNDEFINED if it is not a member there; MPI_PROC_NULL stays MPI_PROC_NULL.
+    /// A rank that is neither a rank of `self` nor MPI_PROC_NULL is MPI_ERR_RANK, and then
+    /// nothing is translated.
+    pub fn translate_ranks(&self, ranks: &[i32], other: &GroupData) -> Result<Vec<i32>> {
+        ranks
+            .iter()
+            .map(|&rank| {
+                if rank == PROC_NULL {
+                    return Ok(PROC_NULL);
+                }
+                let process = self.process(rank).ok_or(Error::InvalidRank(
+                    "a rank to translate is not in the group",
+                ))?;
+                Ok(other.rank_of(process))
+            })
+            .collect()
+    }
+
+    /// MPI_Group_compare.
+    pub fn compare(&self, other: &GroupData) -> Comparison {
+        if self.members == other.members {
+            return Comparison::Ident;
+        }
+        if self.members.len() == other.members.len()
+            && self.members.iter().all(|process| other.contains(*process))
+        {
+            return Comparison::Similar;
+        }
+        Comparison::Unequal
+    }
+
+    /// MPI_Group_union: the members of `self` in their order, then those of `other` that are
+    /// not in `self`, in `other`'s order.
+    pub fn union(&self, other: &GroupData) -> GroupData {
+        let mut members = self.members.clone();
+        members.extend(other.members.iter().filter(|p| !self.contains(**p)));
+        GroupData { members }
+    }
+
+    /// MPI_Group_intersection: the members of `self` that are in `other`, in `self`'s order.
+    pub fn intersection(&self, other: &GroupData) -> GroupData {
+        GroupData {
+            members: self
+                .members
+                .iter()
+                .copied()
+                .filter(|p| other.contains(*p))
+                .collect(),
+        }
+    }
+
+    /// MPI_Group_difference: the members of `self` that are not in `other`, in `self`'s order.
+    pub fn difference(&self, other: &GroupData) -> GroupData {
+        GroupData {
+            members: self
+                .members
+                .iter()
+                .copied()
+                .filter(|p| !other.contains(*p))
+                .collect(),
+        }
+    }
+
+    /// Checks that `ranks` are distinct ranks of this group (MPI_ERR_RANK otherwise).
+    fn check_ranks(&self, ranks: &[i32]) -> Result<()> {
+        let mut taken = vec![false; self.members.len()];
+        for &rank in ranks {
+            let index = usize::try_from(rank)
+                .ok()
+                .filter(|r| *r < taken.len())
+                .ok_or(Error::InvalidRank("a rank is not in the group"))?;
+            if std::mem::replace(&mut taken[index], true) {
+                return Err(Error::InvalidRank("a rank is given twice"));
+            }
+        }
+        Ok(())
+    }
+
+    /// MPI_Group_incl: rank `i` of the new group is the process of rank `ranks[i]` here.
+    /// The ranks must be distinct ranks of this group (MPI_ERR_RANK); none gives the empty
+    /// group.
+    pub fn incl(&self, ranks: &[i32]) -> Result<GroupData> {
+        self.check_ranks(ranks)?;
+        Ok(GroupData {
+            members: ranks.iter().map(|&r| self.members[r as usize]).collect(),
+        })
+    }
+
+    /// MPI_Group_excl: the members whose ranks are not in `ranks`, in their order. The ranks
+    /// must be distinct ranks of this group (MPI_ERR_RANK).
+    pub fn excl(&self, ranks: &[i32]) -> Result<GroupData> {
+        self.check_ranks(ranks)?;
+        Ok(GroupData {
+            members: self
+                .members
+                .iter()
+                .enumerate()
+                .filter(|(rank, _)| !ranks.contains(&(*rank as i32)))
+                .map(|(_, p)| *p)
+                .collect(),
+        })
+    }
+
+    /// The ranks that `(first, last, stride)` triplets name, in order: first, first + stride,
+    /// ... up to and including `last` when a step meets it. A zero stride, or one that moves
+    /// away from `last`, is MPI_ERR_ARG (as in MPICH: the standard's formula would give such
+    /// a triplet its first rank only, which no program means); both ends and so every rank
+    /// named must be ranks of this group, and no rank may be named twice (MPI_ERR_RANK).
+    pub fn range_ranks(&self, ranges: &[[i32; 3]]) -> Result<Vec<i32>> {
+        let mut ranks = Vec::new();
+        for &[first, last, stride] in ranges {
+            if stride == 0 {
+                return Err(Error::InvalidArgument("a range has stride 0"));
+            }
+            if (last > first && stride < 0) || (last < first && stride > 0) {
+                return Err(Error::InvalidArgument(
+                    "a range's stride moves away from its last rank",
+                ));
+            }
+            let size = self.size();
+            for end in [first, last] {
+                if !(0..size).contains(&end) {
+                    return Err(Error::InvalidRank("a range ends outside the group"));
+                }
+            }
+            let steps = (i64::from(last) - i64::from(first)) / i64::from(stride);
+            for step in 0..=steps {
+                ranks.push((i64::from(first) + step * i64::from(stride)) as i32);
+            }
+        }
+        self.check_ranks(&ranks)?;
+        Ok(ranks)
+    }
+
+    /// MPI_Group_range_incl: MPI_Group_incl of the ranks the triplets name.
+    pub fn range_incl(&self, ranges: &[[i32; 3]]) -> Result<GroupData> {
+        let ranks = self.range_ranks(ranges)?;
+        self.incl(&ranks)
+    }
+
+    /// MPI_Group_range_excl: MPI_Group_excl of the ranks the triplets name.
+    pub fn range_excl(&self, ranges: &[[i32; 3]]) -> Result<GroupData> {
+        let ranks = self.range_ranks(ranges)?;
+        self.excl(&ranks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::error::ErrorClass;
+
+    fn group(processes: &[u32]) -> GroupData {
+        GroupData::from_processes(processes.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn duplicate_processes_make_no_group() {
+        assert!(GroupData::from_processes(vec![1, 2, 1]).is_none());
+        assert_eq!(group(&[3, 1]).members(), &[3, 1]);
+    }
+
+    #[test]
+    fn size_and_rank() {
+        let g = group(&[5, 2, 9]);
+        assert_eq!(g.size(), 3);
+        assert_eq!(g.rank_of(2), 1);
+        assert_eq!(g.rank_of(7), UNDEFINED);
+        assert_eq!(GroupData::empty().size(), 0);
+        assert_eq!(GroupData::empty().rank_of(0), UNDEFINED);
+    }
+
+    #[test]
+    fn translate_ranks_maps_proc_null_and_undefined() {
+        let a = group(&[0, 1, 2, 3]);
+        let b = group(&[3, 1]);
+        assert_eq!(
+            a.translate_ranks(&[3, PROC_NULL, 0, 1], &b).unwrap(),
+            vec![0, PROC_NULL, UNDEFINED, 1]
+        );
+        assert_eq!(a.translate_ranks(&[], &b).unwrap(), Vec::<i32>::new());
+        for bad in [4, -1, UNDEFINED] {
+            let error = a.translate_ranks(&[0, bad], &b).unwrap_err();
+            assert_eq!(error.class(), ErrorClass::Rank);
+        }
+    }
+
+    #[test]
+    fn compare_ident_similar_unequal() {
+        let a = group(&[0, 1, 2]);
+        assert_eq!(a.compare(&group(&[0, 1, 2])), Comparison::Ident);
+        assert_eq!(a.compare(&group(&[2, 0, 1])), Comparison::Similar);
+        assert_eq!(a.compare(&group(&[0, 1])), Comparison::Unequal);
+        assert_eq!(a.compare(&group(&[0, 1, 3])), Comparison::Unequal);
+        assert_eq!(
+            GroupData::empty().compare(&GroupData::empty()),
+            Comparison::Ident
+        );
+        assert_eq!(Comparison::Ident.abi(), 201);
+        assert_eq!(Comparison::Similar.abi(), 203);
+        assert_eq!(Comparison::Unequal.abi(), 204);
+    }
+
+    #[test]
+    fn set_operations_keep_the_standards_order() {
+        let a = group(&[4, 1, 7, 2]);
+        let b = group(&[2, 9, 4, 3]);
+        assert_eq!(a.union(&b).members(), &[4, 1, 7, 2, 9, 3]);
+        assert_eq!(b.union(&a).members(), &[2, 9, 4, 3, 1, 7]);
+        assert_eq!(a.intersection(&b).members(), &[4, 2]);
+        assert_eq!(b.intersection(&a).members(), &[2, 4]);
+        assert_eq!(a.difference(&b).members(), &[1, 7]);
+        assert_eq!(b.difference(&a).members(), &[9, 3]);
+        assert_eq!(a.difference(&a), GroupData::empty());
+        assert_eq!(a.union(&GroupData::empty()), a);
+    }
+
+    #[test]
+    fn incl_and_excl() {
+        let a = group(&[10, 11, 12, 13, 14]);
+        assert_eq!(a.incl(&[3, 0, 4]).unwrap().members(), &[13, 10, 14]);
+        assert_eq!(a.incl(&[]).unwrap(), GroupData::empty());
+        assert_eq!(a.excl(&[3, 0]).unwrap().members(), &[11, 12, 14]);
+        assert_eq!(a.excl(&[]).unwrap(), a);
+        for bad in [&[5][..], &[-1], &[1, 1], &[PROC_NULL]] {
+            assert_eq!(a.incl(bad).unwrap_err().class(), ErrorClass::Rank);
+            assert_eq!(a.excl(bad).unwrap_err().class(), ErrorClass::Rank);
+        }
+    }
+
+    #[test]
+    fn ranges() {
+        let a = group(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        // The standard's example shape: (first, last, stride), last included when reached.
+        assert_eq!(a.range_ranks(&[[1, 7, 3]]).unwrap(), vec![1, 4, 7]);
+        assert_eq!(a.range_ranks(&[[1, 8, 3]]).unwrap(), vec![1, 4, 7]);
+        assert_eq!(a.range_ranks(&[[9, 0, -4]]).unwrap(), vec![9, 5, 1]);
+        assert_eq!(a.range_ranks(&[[2, 2, 5]]).unwrap(), vec![2]);
+        assert_eq!(
+            a.range_ranks(&[[0, 2, 1], [8, 6, -2]]).unwrap(),
+            vec![0, 1, 2, 8, 6]
+        );
+        assert_eq!(
+            a.range_incl(&[[6, 9, 3], [2, 2, 1]]).unwrap().members(),
+            &[6, 9, 2]
+        );
+        assert_eq!(
+            a.range_excl(&[[0, 8, 2]]).unwrap().members(),
+            &[1, 3, 5, 7, 9]
+        );
+        assert_eq!(a.range_incl(&[]).unwrap(), GroupData::empty());
+        assert_eq!(
+            a.range_ranks(&[[0, 3, 0]]).unwrap_err().class(),
+            ErrorClass::Arg
+        );
+        assert_eq!(
+            a.range_ranks(&[[3, 0, 1]]).unwrap_err().class(),
+            ErrorClass::Arg
+        );
+        assert_eq!(
+            a.range_ranks(&[[0, 10, 1]]).unwrap_err().class(),
+            ErrorClass::Rank
+        );
+        assert_eq!(
+            a.range_ranks(&[[-1, 3, 1]]).unwrap_err().class(),
+            ErrorClass::Rank
+        );
+        assert_eq!(
+            a.range_incl(&[[0, 4, 2], [4, 5, 1]]).unwrap_err().class(),
+            ErrorClass::Rank
+        );
+        assert_eq!(
+            a.range_excl(&[[0, 4, 2], [2, 2, 1]]).unwrap_err().class(),
+            ErrorClass::Rank
+        );
+    }
+
+    #[test]
+    fn huge_strides_do_not_overflow() {
+        let a = group(&[0, 1, 2]);
+        assert_eq!(a.range_ranks(&[[0, 2, i32::MAX]]).unwrap(), vec![0]);
+        assert_eq!(a.range_ranks(&[[2, 0, i32::MIN]]).unwrap(), vec![2]);
+    }
+}
