@@ -25,6 +25,7 @@
 
 mod attrs;
 mod datatypes;
+mod errclass;
 mod error;
 mod groups;
 mod info;
@@ -40,6 +41,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use groups::{Comparison, GroupData};
 pub use info::{InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
