@@ -160,6 +160,82 @@ impl UserErrors {
     }
 }
 
+// ---- the universe's user errors ----------------------------------------------------------
+
+use super::{Comm, ObjectKind, Universe, Word};
+
+impl Universe {
+    /// Runs `change` on the user errors, then sets MPI_COMM_WORLD's MPI_LASTUSEDCODE
+    /// attribute to the largest value handed out.
+    fn change_user_errors<T>(
+        &self,
+        change: impl FnOnce(&mut UserErrors) -> Result<T>,
+    ) -> Result<T> {
+        let mut state = self.lock()?;
+        if state.finalized {
+            return Err(Error::Finalized);
+        }
+        let result = change(&mut state.user_errors)?;
+        let last = state.user_errors.last_used() as Word;
+        if let Some(values) = state
+            .object_mut(ObjectKind::Comm, Comm::WORLD.0)?
+            .predefined_values
+            .as_mut()
+        {
+            values.set_last_used_code(last);
+        }
+        Ok(result)
+    }
+
+    /// MPI_Add_error_class.
+    pub fn add_error_class(&self) -> Result<i32> {
+        self.change_user_errors(UserErrors::add_class)
+    }
+
+    /// MPI_Add_error_code.
+    pub fn add_error_code(&self, class: i32) -> Result<i32> {
+        self.change_user_errors(|errors| errors.add_code(class))
+    }
+
+    /// MPI_Add_error_string.
+    pub fn add_error_string(&self, code: i32, string: &[u8]) -> Result<()> {
+        self.change_user_errors(|errors| errors.add_string(code, string))
+    }
+
+    /// MPI_Remove_error_class.
+    pub fn remove_error_class(&self, class: i32) -> Result<()> {
+        self.change_user_errors(|errors| errors.remove_class(class))
+    }
+
+    /// MPI_Remove_error_code.
+    pub fn remove_error_code(&self, code: i32) -> Result<()> {
+        self.change_user_errors(|errors| errors.remove_code(code))
+    }
+
+    /// MPI_Remove_error_string.
+    pub fn remove_error_string(&self, code: i32) -> Result<()> {
+        self.change_user_errors(|errors| errors.remove_string(code))
+    }
+
+    /// MPI_Error_class, user values included.
+    pub fn error_class(&self, code: i32) -> Result<i32> {
+        self.lock()?.user_errors.class_of(code)
+    }
+
+    /// MPI_Error_string, user values included: a predefined class's name and description,
+    /// a user value's string (empty if none was added); MPI_ERR_ARG for anything else.
+    pub fn error_string(&self, code: i32) -> Result<Vec<u8>> {
+        if let Some(class) = ErrorClass::from_code(code) {
+            return Ok(format!("{}: {}", class.name(), class.description()).into_bytes());
+        }
+        self.lock()?
+            .user_errors
+            .string(code)
+            .map(<[u8]>::to_vec)
+            .ok_or(Error::InvalidErrorCode)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,7 +76,8 @@ pub enum Error {
     /// A displacement unit below 1.
     #[error("invalid displacement unit")]
     InvalidDisp,
-    /// An info handle other than MPI_INFO_NULL and MPI_INFO_ENV.
+    /// A null, freed or unknown info handle, or MPI_INFO_ENV given to a call that would
+    /// change or free it.
     #[error("invalid info handle")]
     InvalidInfo,
     /// An unknown request handle.
@@ -117,6 +118,9 @@ pub enum Error {
         /// What the callback returned.
         code: i32,
     },
+    /// A null, freed or unknown group handle.
+    #[error("invalid group handle ({0})")]
+    InvalidGroup(HandleProblem),
     /// A rank outside a group, given twice where ranks must be distinct, or a range that
     /// leaves the group.
     #[error("invalid rank: {0}")]
@@ -186,6 +190,7 @@ impl Error {
                 .filter(|class| *class != ErrorClass::Success)
                 .unwrap_or(ErrorClass::Other),
             Error::InvalidRank(_) => ErrorClass::Rank,
+            Error::InvalidGroup(_) => ErrorClass::Group,
             Error::InfoKey => ErrorClass::InfoKey,
             Error::InfoValue => ErrorClass::InfoValue,
             Error::InfoNoKey => ErrorClass::InfoNokey,

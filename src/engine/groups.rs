@@ -233,6 +233,166 @@ impl GroupData {
     }
 }
 
+// ---- group objects -----------------------------------------------------------------------
+
+use super::table::{Id, Table};
+use super::{Comm, HandleProblem, ObjectKind, Universe};
+
+/// A group handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Group(pub Id);
+
+impl Group {
+    /// MPI_GROUP_EMPTY: predefined, never freed.
+    pub const EMPTY: Group = Group(Id {
+        index: 0,
+        generation: super::table::PREDEFINED_GENERATION,
+    });
+}
+
+/// The group table of a new universe: MPI_GROUP_EMPTY in slot 0.
+pub(super) fn predefined() -> Table<GroupData> {
+    let mut table = Table::default();
+    table.insert_predefined(GroupData::empty());
+    table
+}
+
+/// The one process of this library, by its rank in MPI_COMM_WORLD.
+const ME: u32 = 0;
+
+impl Universe {
+    fn group_data(&self, group: Group) -> Result<GroupData> {
+        let state = self.lock()?;
+        state
+            .groups
+            .get(group.0)
+            .cloned()
+            .ok_or_else(|| Error::InvalidGroup(state.groups.problem(group.0)))
+    }
+
+    /// Makes a group object of `data`.
+    fn new_group(&self, data: GroupData) -> Result<Group> {
+        let mut state = self.lock()?;
+        if state.finalized {
+            return Err(Error::Finalized);
+        }
+        state
+            .groups
+            .insert(data)
+            .map(Group)
+            .ok_or(Error::TooManyObjects("group"))
+    }
+
+    /// The members of a group (for checks and the shells).
+    pub fn group_members(&self, group: Group) -> Result<Vec<u32>> {
+        Ok(self.group_data(group)?.members().to_vec())
+    }
+
+    /// MPI_Comm_group: a new group of the communicator's processes (here, the one process).
+    pub fn comm_group(&self, comm: Comm) -> Result<Group> {
+        self.lock()?.object(ObjectKind::Comm, comm.0)?;
+        self.new_group(GroupData::from_processes(vec![ME]).expect("one process"))
+    }
+
+    /// MPI_Comm_remote_group and MPI_Comm_remote_size: there are no intercommunicators, so
+    /// every communicator is refused with MPI_ERR_COMM (an invalid one too).
+    pub fn comm_remote_group(&self, comm: Comm) -> Result<Group> {
+        self.lock()?.object(ObjectKind::Comm, comm.0)?;
+        Err(Error::InvalidHandle(
+            ObjectKind::Comm,
+            HandleProblem::OtherKind("intracommunicator (not an intercommunicator)"),
+        ))
+    }
+
+    /// MPI_Comm_test_inter: false for every valid communicator.
+    pub fn comm_test_inter(&self, comm: Comm) -> Result<bool> {
+        self.lock()?.object(ObjectKind::Comm, comm.0)?;
+        Ok(false)
+    }
+
+    /// MPI_Group_size.
+    pub fn group_size(&self, group: Group) -> Result<i32> {
+        Ok(self.group_data(group)?.size())
+    }
+
+    /// MPI_Group_rank: the calling process's rank, or MPI_UNDEFINED.
+    pub fn group_rank(&self, group: Group) -> Result<i32> {
+        Ok(self.group_data(group)?.rank_of(ME))
+    }
+
+    /// MPI_Group_translate_ranks.
+    pub fn group_translate_ranks(&self, a: Group, ranks: &[i32], b: Group) -> Result<Vec<i32>> {
+        let (a, b) = (self.group_data(a)?, self.group_data(b)?);
+        a.translate_ranks(ranks, &b)
+    }
+
+    /// MPI_Group_compare.
+    pub fn group_compare(&self, a: Group, b: Group) -> Result<Comparison> {
+        Ok(self.group_data(a)?.compare(&self.group_data(b)?))
+    }
+
+    /// MPI_Group_union.
+    pub fn group_union(&self, a: Group, b: Group) -> Result<Group> {
+        let data = self.group_data(a)?.union(&self.group_data(b)?);
+        self.new_group(data)
+    }
+
+    /// MPI_Group_intersection.
+    pub fn group_intersection(&self, a: Group, b: Group) -> Result<Group> {
+        let data = self.group_data(a)?.intersection(&self.group_data(b)?);
+        self.new_group(data)
+    }
+
+    /// MPI_Group_difference.
+    pub fn group_difference(&self, a: Group, b: Group) -> Result<Group> {
+        let data = self.group_data(a)?.difference(&self.group_data(b)?);
+        self.new_group(data)
+    }
+
+    /// MPI_Group_incl.
+    pub fn group_incl(&self, group: Group, ranks: &[i32]) -> Result<Group> {
+        let data = self.group_data(group)?.incl(ranks)?;
+        self.new_group(data)
+    }
+
+    /// MPI_Group_excl.
+    pub fn group_excl(&self, group: Group, ranks: &[i32]) -> Result<Group> {
+        let data = self.group_data(group)?.excl(ranks)?;
+        self.new_group(data)
+    }
+
+    /// MPI_Group_range_incl.
+    pub fn group_range_incl(&self, group: Group, ranges: &[[i32; 3]]) -> Result<Group> {
+        let data = self.group_data(group)?.range_incl(ranges)?;
+        self.new_group(data)
+    }
+
+    /// MPI_Group_range_excl.
+    pub fn group_range_excl(&self, group: Group, ranges: &[[i32; 3]]) -> Result<Group> {
+        let data = self.group_data(group)?.range_excl(ranges)?;
+        self.new_group(data)
+    }
+
+    /// MPI_Group_free. Freeing MPI_GROUP_EMPTY succeeds and frees nothing: group
+    /// operations may hand MPI_GROUP_EMPTY back for an empty result (MPI-4.1 §7.3), so
+    /// programs free whatever they got; the shell then sets the handle to MPI_GROUP_NULL.
+    pub fn group_free(&self, group: Group) -> Result<()> {
+        if group == Group::EMPTY {
+            return Ok(());
+        }
+        let mut state = self.lock()?;
+        match state.groups.remove(group.0) {
+            Some(_) => Ok(()),
+            None => Err(Error::InvalidGroup(state.groups.problem(group.0))),
+        }
+    }
+
+    /// How many groups are alive, MPI_GROUP_EMPTY included.
+    pub fn group_count(&self) -> Result<usize> {
+        Ok(self.lock()?.groups.len())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,6 +170,153 @@ impl InfoData {
     }
 }
 
+// ---- info objects ------------------------------------------------------------------------
+
+use super::table::{Id, Table};
+use super::Universe;
+
+/// An info handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Info(pub Id);
+
+impl Info {
+    /// MPI_INFO_ENV: predefined, read-only here, never freed.
+    pub const ENV: Info = Info(Id {
+        index: 0,
+        generation: super::table::PREDEFINED_GENERATION,
+    });
+}
+
+/// The info table of a new universe: MPI_INFO_ENV in slot 0, filled from the process's
+/// command line, host name (the HOSTNAME variable, when set), working directory and the
+/// thread level MPI provides ([`InfoData::environment`]; the universe's thread level is
+/// set as it is made, see [`Universe::info_env_thread_level`]).
+pub(super) fn predefined() -> Table<InfoData> {
+    let mut table = Table::default();
+    table.insert_predefined(environment_now("MPI_THREAD_SINGLE"));
+    table
+}
+
+fn environment_now(thread_level: &str) -> InfoData {
+    use std::os::unix::ffi::OsStringExt;
+    let args: Vec<Vec<u8>> = std::env::args_os().map(OsStringExt::into_vec).collect();
+    let host = std::env::var_os("HOSTNAME").map(OsStringExt::into_vec);
+    let wdir = std::env::current_dir()
+        .ok()
+        .map(|dir| dir.into_os_string().into_vec());
+    InfoData::environment(&args, host.as_deref(), wdir.as_deref(), thread_level)
+}
+
+impl Universe {
+    /// The info object's pairs, or MPI_ERR_INFO.
+    fn with_info<T>(&self, info: Info, read: impl FnOnce(&InfoData) -> Result<T>) -> Result<T> {
+        let state = self.lock()?;
+        read(state.infos.get(info.0).ok_or(Error::InvalidInfo)?)
+    }
+
+    /// Changes a user info object; MPI_INFO_ENV cannot be changed (MPI_ERR_INFO).
+    fn with_info_mut<T>(
+        &self,
+        info: Info,
+        change: impl FnOnce(&mut InfoData) -> Result<T>,
+    ) -> Result<T> {
+        if info == Info::ENV {
+            return Err(Error::InvalidInfo);
+        }
+        let mut state = self.lock()?;
+        change(state.infos.get_mut(info.0).ok_or(Error::InvalidInfo)?)
+    }
+
+    fn new_info(&self, data: InfoData) -> Result<Info> {
+        let mut state = self.lock()?;
+        if state.finalized {
+            return Err(Error::Finalized);
+        }
+        state
+            .infos
+            .insert(data)
+            .map(Info)
+            .ok_or(Error::TooManyObjects("info"))
+    }
+
+    /// Records the thread level MPI_INFO_ENV reports (`thread_level`, e.g.
+    /// "MPI_THREAD_MULTIPLE"); the C layer calls it once MPI_Init_thread has decided.
+    pub fn info_env_thread_level(&self, thread_level: &str) -> Result<()> {
+        let mut state = self.lock()?;
+        let env = state.infos.get_mut(Info::ENV.0).ok_or(Error::InvalidInfo)?;
+        env.set(b"thread_level", thread_level.as_bytes())
+    }
+
+    /// MPI_Info_create.
+    pub fn info_create(&self) -> Result<Info> {
+        self.new_info(InfoData::new())
+    }
+
+    /// MPI_Info_create_env: a new info object with MPI_INFO_ENV's pairs.
+    pub fn info_create_env(&self) -> Result<Info> {
+        let env = self.with_info(Info::ENV, |env| Ok(env.clone()))?;
+        self.new_info(env)
+    }
+
+    /// MPI_Info_dup.
+    pub fn info_dup(&self, info: Info) -> Result<Info> {
+        let copy = self.with_info(info, |data| Ok(data.clone()))?;
+        self.new_info(copy)
+    }
+
+    /// MPI_Info_free. MPI_INFO_ENV cannot be freed (MPI_ERR_INFO).
+    pub fn info_free(&self, info: Info) -> Result<()> {
+        if info == Info::ENV {
+            return Err(Error::InvalidInfo);
+        }
+        self.lock()?
+            .infos
+            .remove(info.0)
+            .map(|_| ())
+            .ok_or(Error::InvalidInfo)
+    }
+
+    /// MPI_Info_set.
+    pub fn info_set(&self, info: Info, key: &[u8], value: &[u8]) -> Result<()> {
+        self.with_info_mut(info, |data| data.set(key, value))
+    }
+
+    /// MPI_Info_delete.
+    pub fn info_delete(&self, info: Info, key: &[u8]) -> Result<()> {
+        self.with_info_mut(info, |data| data.delete(key))
+    }
+
+    /// MPI_Info_get_string (see [`InfoString`]).
+    pub fn info_get_string(&self, info: Info, key: &[u8], buflen: usize) -> Result<InfoString> {
+        self.with_info(info, |data| data.get_string(key, buflen))
+    }
+
+    /// The deprecated MPI_Info_get (see [`InfoData::get`]).
+    pub fn info_get(&self, info: Info, key: &[u8], valuelen: i32) -> Result<Option<Vec<u8>>> {
+        self.with_info(info, |data| data.get(key, valuelen))
+    }
+
+    /// The deprecated MPI_Info_get_valuelen.
+    pub fn info_get_valuelen(&self, info: Info, key: &[u8]) -> Result<Option<usize>> {
+        self.with_info(info, |data| data.get_valuelen(key))
+    }
+
+    /// MPI_Info_get_nkeys.
+    pub fn info_get_nkeys(&self, info: Info) -> Result<usize> {
+        self.with_info(info, |data| Ok(data.nkeys()))
+    }
+
+    /// MPI_Info_get_nthkey.
+    pub fn info_get_nthkey(&self, info: Info, n: i32) -> Result<Vec<u8>> {
+        self.with_info(info, |data| data.nthkey(n).map(<[u8]>::to_vec))
+    }
+
+    /// How many info objects are alive, MPI_INFO_ENV included.
+    pub fn info_count(&self) -> Result<usize> {
+        Ok(self.lock()?.infos.len())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

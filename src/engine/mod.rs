@@ -43,8 +43,8 @@ use std::sync::Arc;
 
 pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
-pub use groups::{Comparison, GroupData};
-pub use info::{InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
+pub use groups::{Comparison, Group, GroupData};
+pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 use table::PREDEFINED_GENERATION;
@@ -326,6 +326,12 @@ struct State {
     cells: Cells,
     spare: Spare,
     memory: HashMap<usize, Memory>,
+    /// Groups (groups.rs); slot 0 is MPI_GROUP_EMPTY.
+    groups: Table<GroupData>,
+    /// Info objects (info.rs); slot 0 is MPI_INFO_ENV.
+    infos: Table<InfoData>,
+    /// User error classes, codes and strings (errclass.rs).
+    user_errors: UserErrors,
     /// After [`Universe::finalize`]: nothing new may be made.
     finalized: bool,
     /// The user callbacks running now, each with what its call left half-done, so that a
@@ -435,6 +441,9 @@ impl State {
             cells: Cells::default(),
             spare: Spare::default(),
             memory: HashMap::new(),
+            groups: groups::predefined(),
+            infos: info::predefined(),
+            user_errors: UserErrors::new(),
             finalized: false,
             in_flight: Vec::new(),
         }

@@ -1,0 +1,174 @@
+//! The Universe side of groups, info objects and user error classes.
+
+use mpiattr::{
+    Comm, Comparison, Error, ErrorClass, Group, Info, InfoString, Keyval, Language, ThreadLevel,
+    Universe,
+};
+
+const PROC_NULL: i32 = -3;
+const UNDEFINED: i32 = -32766;
+
+#[test]
+fn comm_group_and_group_operations() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Single);
+    let world = u.comm_group(Comm::WORLD)?;
+    assert_eq!(u.group_size(world)?, 1);
+    assert_eq!(u.group_rank(world)?, 0);
+    assert_eq!(u.group_size(Group::EMPTY)?, 0);
+    assert_eq!(u.group_rank(Group::EMPTY)?, UNDEFINED);
+    let self_group = u.comm_group(Comm::SELF)?;
+    assert_eq!(u.group_compare(world, self_group)?, Comparison::Ident);
+    assert_eq!(u.group_compare(world, Group::EMPTY)?, Comparison::Unequal);
+    assert_eq!(
+        u.group_translate_ranks(world, &[0, PROC_NULL], Group::EMPTY)?,
+        vec![UNDEFINED, PROC_NULL]
+    );
+    let union = u.group_union(world, Group::EMPTY)?;
+    let inter = u.group_intersection(world, Group::EMPTY)?;
+    let diff = u.group_difference(world, world)?;
+    let incl = u.group_incl(world, &[0])?;
+    let excl = u.group_excl(world, &[0])?;
+    let range = u.group_range_incl(world, &[[0, 0, 1]])?;
+    assert_eq!(u.group_members(union)?, vec![0]);
+    assert_eq!(u.group_members(inter)?, Vec::<u32>::new());
+    assert_eq!(u.group_members(diff)?, Vec::<u32>::new());
+    assert_eq!(u.group_members(incl)?, vec![0]);
+    assert_eq!(u.group_members(excl)?, Vec::<u32>::new());
+    assert_eq!(u.group_members(range)?, vec![0]);
+    assert_eq!(
+        u.group_incl(world, &[1]).unwrap_err().class(),
+        ErrorClass::Rank
+    );
+    assert_eq!(
+        u.group_range_excl(world, &[[0, 0, 0]]).unwrap_err().class(),
+        ErrorClass::Arg
+    );
+    assert_eq!(u.group_count()?, 9);
+    for g in [world, self_group, union, inter, diff, incl, excl, range] {
+        u.group_free(g)?;
+    }
+    assert_eq!(u.group_count()?, 1);
+    // A freed group is refused, and MPI_GROUP_EMPTY can be "freed" any number of times.
+    assert_eq!(u.group_size(world).unwrap_err().class(), ErrorClass::Group);
+    assert_eq!(u.group_free(world).unwrap_err().class(), ErrorClass::Group);
+    u.group_free(Group::EMPTY)?;
+    u.group_free(Group::EMPTY)?;
+    assert_eq!(u.group_size(Group::EMPTY)?, 0);
+    Ok(())
+}
+
+#[test]
+fn no_intercommunicators() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Single);
+    assert!(!u.comm_test_inter(Comm::WORLD)?);
+    assert_eq!(
+        u.comm_remote_group(Comm::SELF).unwrap_err().class(),
+        ErrorClass::Comm
+    );
+    let dup = u.comm_dup(Comm::WORLD)?;
+    u.comm_free(dup)?;
+    assert_eq!(
+        u.comm_test_inter(dup).unwrap_err().class(),
+        ErrorClass::Comm
+    );
+    assert_eq!(u.comm_group(dup).unwrap_err().class(), ErrorClass::Comm);
+    Ok(())
+}
+
+#[test]
+fn info_objects() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Single);
+    let info = u.info_create()?;
+    u.info_set(info, b"mpi_assert_no_any_tag", b"true")?;
+    u.info_set(info, b"cb_nodes", b"4")?;
+    let copy = u.info_dup(info)?;
+    u.info_delete(info, b"cb_nodes")?;
+    assert_eq!(u.info_get_nkeys(info)?, 1);
+    assert_eq!(u.info_get_nkeys(copy)?, 2);
+    assert_eq!(u.info_get_nthkey(copy, 1)?, b"cb_nodes");
+    assert_eq!(
+        u.info_get_string(copy, b"cb_nodes", 8)?,
+        InfoString::Found {
+            bytes: b"4".to_vec(),
+            needed: 2
+        }
+    );
+    assert_eq!(u.info_get(copy, b"nothing", 10)?, None);
+    assert_eq!(
+        u.info_get_valuelen(info, b"mpi_assert_no_any_tag")?,
+        Some(4)
+    );
+    assert_eq!(
+        u.info_delete(info, b"cb_nodes").unwrap_err().class(),
+        ErrorClass::InfoNokey
+    );
+    u.info_free(info)?;
+    assert_eq!(
+        u.info_get_nkeys(info).unwrap_err().class(),
+        ErrorClass::Info
+    );
+    assert_eq!(u.info_free(info).unwrap_err().class(), ErrorClass::Info);
+    u.info_free(copy)?;
+    assert_eq!(u.info_count()?, 1);
+    Ok(())
+}
+
+#[test]
+fn info_env() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Multiple);
+    u.info_env_thread_level("MPI_THREAD_MULTIPLE")?;
+    assert_eq!(u.info_get(Info::ENV, b"maxprocs", 10)?, Some(b"1".to_vec()));
+    assert_eq!(
+        u.info_get(Info::ENV, b"thread_level", 100)?,
+        Some(b"MPI_THREAD_MULTIPLE".to_vec())
+    );
+    assert!(u.info_get(Info::ENV, b"command", 1023)?.is_some());
+    let env = u.info_create_env()?;
+    assert_eq!(u.info_get_nkeys(env)?, u.info_get_nkeys(Info::ENV)?);
+    u.info_set(env, b"soft", b"2")?;
+    assert_eq!(u.info_get(Info::ENV, b"soft", 10)?, Some(b"1".to_vec()));
+    assert_eq!(
+        u.info_set(Info::ENV, b"soft", b"2").unwrap_err().class(),
+        ErrorClass::Info
+    );
+    assert_eq!(
+        u.info_free(Info::ENV).unwrap_err().class(),
+        ErrorClass::Info
+    );
+    u.info_free(env)?;
+    Ok(())
+}
+
+#[test]
+fn user_error_classes_and_lastusedcode() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Single);
+    let last =
+        |u: &Universe| u.get_attr(Comm::WORLD, Keyval::LASTUSEDCODE, Language::FortranInteger);
+    assert_eq!(last(&u)?, Some(0x3fff));
+    let class = u.add_error_class()?;
+    let code = u.add_error_code(class)?;
+    assert_eq!((class, code), (0x4000, 0x4001));
+    assert_eq!(last(&u)?, Some(0x4001));
+    assert_eq!(u.error_class(code)?, class);
+    assert_eq!(u.error_string(code)?, b"");
+    u.add_error_string(code, b"my failure")?;
+    assert_eq!(u.error_string(code)?, b"my failure");
+    assert_eq!(
+        u.error_string(36)?,
+        b"MPI_ERR_KEYVAL: invalid attribute keyval"
+    );
+    assert_eq!(u.error_class(0x5000).unwrap_err().class(), ErrorClass::Arg);
+    assert_eq!(u.error_string(0x5000).unwrap_err().class(), ErrorClass::Arg);
+    assert_eq!(
+        u.add_error_string(13, b"no").unwrap_err().class(),
+        ErrorClass::Arg
+    );
+    u.remove_error_string(code)?;
+    u.remove_error_code(code)?;
+    u.remove_error_class(class)?;
+    // Values are not reused, so MPI_LASTUSEDCODE does not go down.
+    assert_eq!(last(&u)?, Some(0x4001));
+    assert_eq!(u.add_error_class()?, 0x4002);
+    assert_eq!(last(&u)?, Some(0x4002));
+    Ok(())
+}
