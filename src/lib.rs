@@ -32,6 +32,6 @@ struct ReadmeDoctests;
 pub use engine::{
     AnyObject, Comm, Comparison, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
     Error, ErrorClass, ErrorHandler, Fint, Group, GroupData, HandleProblem, Id, Info, InfoData,
-    InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, ThreadLevel,
-    TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
+    InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, SplitType,
+    ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
 };

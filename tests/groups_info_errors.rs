@@ -172,3 +172,89 @@ fn user_error_classes_and_lastusedcode() -> Result<(), Error> {
     assert_eq!(last(&u)?, Some(0x4002));
     Ok(())
 }
+
+#[test]
+fn communicator_constructors() -> Result<(), Error> {
+    use mpiattr::{ErrorHandler, KeyvalSpec, ObjectKind, SplitType};
+    let u = Universe::new(ThreadLevel::Single);
+    let parent = u.comm_dup(Comm::WORLD)?;
+    u.set_errhandler(parent, ErrorHandler::Return)?;
+    let keyval = u.create_keyval(KeyvalSpec {
+        kind: ObjectKind::Comm,
+        language: Language::C,
+        copy: mpiattr::CopyAction::Dup,
+        delete: mpiattr::DeleteAction::Null,
+    })?;
+    u.set_attr(parent, keyval, Language::C, 5)?;
+    u.set_comm_name(parent, b"parent")?;
+    let group = u.comm_group(parent)?;
+    let made = [
+        u.comm_create(parent, group)?.unwrap(),
+        u.comm_create_group(parent, group, 7)?.unwrap(),
+        u.comm_split_color(parent, Some(3), 9)?.unwrap(),
+        u.comm_split_type(parent, Some(SplitType::Shared), None)?
+            .unwrap(),
+        u.comm_split_type(
+            parent,
+            Some(SplitType::HwGuided),
+            Some(b"mpi_shared_memory"),
+        )?
+        .unwrap(),
+    ];
+    for comm in made {
+        // No attributes, no name, the parent's error handler.
+        assert_eq!(u.get_attr(comm, keyval, Language::C)?, None);
+        assert_eq!(u.comm_name(comm)?, b"");
+        assert_eq!(u.errhandler(comm)?, ErrorHandler::Return);
+        u.comm_free(comm)?;
+    }
+    assert_eq!(u.comm_create(parent, Group::EMPTY)?, None);
+    assert_eq!(u.comm_split_color(parent, None, 0)?, None);
+    assert_eq!(
+        u.comm_split_color(parent, Some(-1), 0).unwrap_err().class(),
+        ErrorClass::Arg
+    );
+    assert_eq!(
+        u.comm_create_group(parent, group, -1).unwrap_err().class(),
+        ErrorClass::Tag
+    );
+    assert_eq!(u.comm_split_type(parent, None, None)?, None);
+    assert_eq!(
+        u.comm_split_type(parent, Some(SplitType::HwUnguided), None)?,
+        None
+    );
+    assert_eq!(
+        u.comm_split_type(parent, Some(SplitType::HwGuided), Some(b"nonsense"))?,
+        None
+    );
+    let from_group = u.comm_create_from_group(group, b"org.example.lib", ErrorHandler::Fatal)?;
+    assert_eq!(u.errhandler(from_group)?, ErrorHandler::Fatal);
+    assert_eq!(u.get_attr(from_group, keyval, Language::C)?, None);
+    u.comm_free(from_group)?;
+    assert_eq!(
+        u.comm_create_from_group(Group::EMPTY, b"t", ErrorHandler::Return)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Group
+    );
+    assert_eq!(
+        u.comm_create_from_group(group, &[b't'; 256], ErrorHandler::Return)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Arg
+    );
+    u.group_free(group)?;
+    // A freed group and a freed communicator are refused.
+    assert_eq!(
+        u.comm_create(parent, group).unwrap_err().class(),
+        ErrorClass::Group
+    );
+    u.comm_free(parent)?;
+    assert_eq!(
+        u.comm_split_type(parent, Some(SplitType::Shared), None)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Comm
+    );
+    Ok(())
+}

@@ -118,6 +118,9 @@ pub enum Error {
         /// What the callback returned.
         code: i32,
     },
+    /// A tag outside 0..=MPI_TAG_UB.
+    #[error("invalid tag")]
+    InvalidTag,
     /// A null, freed or unknown group handle.
     #[error("invalid group handle ({0})")]
     InvalidGroup(HandleProblem),
@@ -191,6 +194,7 @@ impl Error {
                 .unwrap_or(ErrorClass::Other),
             Error::InvalidRank(_) => ErrorClass::Rank,
             Error::InvalidGroup(_) => ErrorClass::Group,
+            Error::InvalidTag => ErrorClass::Tag,
             Error::InfoKey => ErrorClass::InfoKey,
             Error::InfoValue => ErrorClass::InfoValue,
             Error::InfoNoKey => ErrorClass::InfoNokey,

@@ -393,6 +393,141 @@ impl Universe {
     }
 }
 
+// ---- communicator constructors -----------------------------------------------------------
+
+/// The split types of MPI_Comm_split_type (MPI-4.1 §7.4.2); the shells map the ABI values
+/// onto these, MPI_UNDEFINED onto `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitType {
+    /// MPI_COMM_TYPE_SHARED: processes that can share memory.
+    Shared,
+    /// MPI_COMM_TYPE_HW_GUIDED, with the value of the info key `mpi_hw_resource_type`.
+    HwGuided,
+    /// MPI_COMM_TYPE_HW_UNGUIDED: a strict subset of the parent at the next hardware level.
+    HwUnguided,
+    /// MPI_COMM_TYPE_RESOURCE_GUIDED (MPI-4.1), with the same info key.
+    ResourceGuided,
+}
+
+/// The longest string tag of MPI_Comm_create_from_group, less one (MPI_MAX_STRINGTAG_LEN
+/// is 256 in the standard ABI).
+pub const MAX_STRINGTAG_LEN: usize = 256;
+
+impl Universe {
+    /// A new communicator under `parent`'s rules: no attributes, an empty name, the given
+    /// error handler.
+    fn new_comm(&self, errhandler: super::ErrorHandler) -> Result<Comm> {
+        let mut state = self.lock()?;
+        let data = super::ObjectData::new(super::Detail::Comm { name: Vec::new() }, errhandler);
+        Ok(Comm(state.insert(ObjectKind::Comm, data)?))
+    }
+
+    /// The error handler of a valid communicator.
+    fn comm_errhandler(&self, comm: Comm) -> Result<super::ErrorHandler> {
+        Ok(self.lock()?.object(ObjectKind::Comm, comm.0)?.errhandler)
+    }
+
+    /// Checks that `group` is a subgroup of `comm`'s group (MPI_ERR_GROUP otherwise).
+    fn check_subgroup(&self, comm: Comm, group: Group) -> Result<GroupData> {
+        self.lock()?.object(ObjectKind::Comm, comm.0)?;
+        let data = self.group_data(group)?;
+        if data.members().iter().any(|p| *p != ME) {
+            return Err(Error::InvalidGroup(HandleProblem::OtherKind(
+                "group that is not a subgroup of the communicator's",
+            )));
+        }
+        Ok(data)
+    }
+
+    /// MPI_Comm_create: a new communicator of `group`, which must be a subgroup of `comm`'s
+    /// group; `None` (MPI_COMM_NULL) when the calling process is not in it. The new
+    /// communicator has no attributes and inherits `comm`'s error handler (MPI-4.1 §9.3).
+    pub fn comm_create(&self, comm: Comm, group: Group) -> Result<Option<Comm>> {
+        let data = self.check_subgroup(comm, group)?;
+        let errhandler = self.comm_errhandler(comm)?;
+        if data.rank_of(ME) == UNDEFINED {
+            return Ok(None);
+        }
+        self.new_comm(errhandler).map(Some)
+    }
+
+    /// MPI_Comm_create_group: as [`Universe::comm_create`], with a tag that must lie in
+    /// 0..=MPI_TAG_UB (MPI_ERR_TAG; MPI_TAG_UB is i32::MAX here).
+    pub fn comm_create_group(&self, comm: Comm, group: Group, tag: i32) -> Result<Option<Comm>> {
+        if tag < 0 {
+            return Err(Error::InvalidTag);
+        }
+        self.comm_create(comm, group)
+    }
+
+    /// MPI_Comm_split with its colour and key: `color` `None` (MPI_UNDEFINED) gives
+    /// MPI_COMM_NULL; a negative colour is MPI_ERR_ARG. With one process the key orders
+    /// nothing. Attributes are not copied; the error handler is inherited.
+    pub fn comm_split_color(
+        &self,
+        comm: Comm,
+        color: Option<i32>,
+        _key: i32,
+    ) -> Result<Option<Comm>> {
+        if color.is_some_and(|c| c < 0) {
+            return Err(Error::InvalidArgument(
+                "color must be non-negative or MPI_UNDEFINED",
+            ));
+        }
+        self.comm_split(comm, color.is_some())
+    }
+
+    /// MPI_Comm_split_type. `None` (MPI_UNDEFINED) gives MPI_COMM_NULL. The one process
+    /// shares memory with itself, so MPI_COMM_TYPE_SHARED gives a communicator of it;
+    /// the guided types give one when `resource` (the `mpi_hw_resource_type` or
+    /// `mpi_pset_name` info value) is "mpi_shared_memory" or, for RESOURCE_GUIDED,
+    /// "mpi://SELF" or "mpi://WORLD", else MPI_COMM_NULL (MPI-4.1 §7.4.2 lets an unknown
+    /// resource give MPI_COMM_NULL); MPI_COMM_TYPE_HW_UNGUIDED gives MPI_COMM_NULL, since no
+    /// non-empty strict subset of one process exists.
+    pub fn comm_split_type(
+        &self,
+        comm: Comm,
+        split: Option<SplitType>,
+        resource: Option<&[u8]>,
+    ) -> Result<Option<Comm>> {
+        let errhandler = self.comm_errhandler(comm)?;
+        let known = match split {
+            None | Some(SplitType::HwUnguided) => false,
+            Some(SplitType::Shared) => true,
+            Some(SplitType::HwGuided) => resource == Some(b"mpi_shared_memory"),
+            Some(SplitType::ResourceGuided) => matches!(
+                resource,
+                Some(b"mpi_shared_memory" | b"mpi://SELF" | b"mpi://WORLD")
+            ),
+        };
+        if !known {
+            return Ok(None);
+        }
+        self.new_comm(errhandler).map(Some)
+    }
+
+    /// MPI_Comm_create_from_group: a communicator of `group`, which must contain the
+    /// calling process (MPI_ERR_GROUP), with the error handler given; `stringtag` must be
+    /// shorter than MPI_MAX_STRINGTAG_LEN (MPI_ERR_ARG). With one process no other caller
+    /// has to match the tag, so it only needs to be valid.
+    pub fn comm_create_from_group(
+        &self,
+        group: Group,
+        stringtag: &[u8],
+        errhandler: super::ErrorHandler,
+    ) -> Result<Comm> {
+        if stringtag.len() >= MAX_STRINGTAG_LEN {
+            return Err(Error::InvalidArgument("stringtag too long"));
+        }
+        if self.group_data(group)?.rank_of(ME) == UNDEFINED {
+            return Err(Error::InvalidGroup(HandleProblem::OtherKind(
+                "group without the calling process",
+            )));
+        }
+        self.new_comm(errhandler)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

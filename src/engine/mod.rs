@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
-pub use groups::{Comparison, Group, GroupData};
+pub use groups::{Comparison, Group, GroupData, SplitType, MAX_STRINGTAG_LEN};
 pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
