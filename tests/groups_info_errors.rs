@@ -258,3 +258,58 @@ fn communicator_constructors() -> Result<(), Error> {
     );
     Ok(())
 }
+
+#[test]
+fn sessions() -> Result<(), Error> {
+    use mpiattr::ErrorHandler;
+    let u = Universe::new(ThreadLevel::Single);
+    let hints = u.info_create()?;
+    u.info_set(hints, b"mpi_thread_support_level", b"MPI_THREAD_SINGLE")?;
+    let session = u.session_init(Some(hints), ErrorHandler::Return)?;
+    u.info_free(hints)?;
+    assert_eq!(u.session_num_psets(session)?, 2);
+    assert_eq!(u.session_nth_pset(session, 0)?, "mpi://WORLD");
+    assert_eq!(u.session_nth_pset(session, 1)?, "mpi://SELF");
+    assert_eq!(
+        u.session_nth_pset(session, 2).unwrap_err().class(),
+        ErrorClass::Arg
+    );
+    let pset_info = u.session_pset_info(session, b"mpi://SELF")?;
+    assert_eq!(u.info_get(pset_info, b"mpi_size", 10)?, Some(b"1".to_vec()));
+    u.info_free(pset_info)?;
+    assert_eq!(
+        u.session_pset_info(session, b"mpi://NOWHERE")
+            .unwrap_err()
+            .class(),
+        ErrorClass::Arg
+    );
+    let group = u.group_from_session_pset(session, b"mpi://WORLD")?;
+    assert_eq!(u.group_members(group)?, vec![0]);
+    let comm = u.comm_create_from_group(group, b"tag", ErrorHandler::Return)?;
+    assert_eq!(u.group_rank(group)?, 0);
+    // The session's info is a new object holding the hints it was started with.
+    let info = u.session_get_info(session)?;
+    assert_eq!(
+        u.info_get(info, b"mpi_thread_support_level", 100)?,
+        Some(b"MPI_THREAD_SINGLE".to_vec())
+    );
+    u.info_free(info)?;
+    assert_eq!(u.session_errhandler(session)?, ErrorHandler::Return);
+    u.session_set_errhandler(session, ErrorHandler::Fatal)?;
+    assert_eq!(u.session_errhandler(session)?, ErrorHandler::Fatal);
+    u.session_finalize(session)?;
+    assert_eq!(
+        u.session_num_psets(session).unwrap_err().class(),
+        ErrorClass::Session
+    );
+    assert_eq!(
+        u.session_finalize(session).unwrap_err().class(),
+        ErrorClass::Session
+    );
+    // What was made from the session is the user's and still usable.
+    assert_eq!(u.group_size(group)?, 1);
+    u.comm_free(comm)?;
+    u.group_free(group)?;
+    assert_eq!(u.session_count()?, 0);
+    Ok(())
+}

@@ -118,6 +118,12 @@ pub enum Error {
         /// What the callback returned.
         code: i32,
     },
+    /// A null, freed or unknown session handle.
+    #[error("invalid session handle")]
+    InvalidSession,
+    /// A process set name the session does not know.
+    #[error("unknown process set name")]
+    UnknownPset,
     /// A tag outside 0..=MPI_TAG_UB.
     #[error("invalid tag")]
     InvalidTag,
@@ -195,6 +201,8 @@ impl Error {
             Error::InvalidRank(_) => ErrorClass::Rank,
             Error::InvalidGroup(_) => ErrorClass::Group,
             Error::InvalidTag => ErrorClass::Tag,
+            Error::InvalidSession => ErrorClass::Session,
+            Error::UnknownPset => ErrorClass::Arg,
             Error::InfoKey => ErrorClass::InfoKey,
             Error::InfoValue => ErrorClass::InfoValue,
             Error::InfoNoKey => ErrorClass::InfoNokey,

@@ -209,7 +209,11 @@ fn environment_now(thread_level: &str) -> InfoData {
 
 impl Universe {
     /// The info object's pairs, or MPI_ERR_INFO.
-    fn with_info<T>(&self, info: Info, read: impl FnOnce(&InfoData) -> Result<T>) -> Result<T> {
+    pub(super) fn with_info<T>(
+        &self,
+        info: Info,
+        read: impl FnOnce(&InfoData) -> Result<T>,
+    ) -> Result<T> {
         let state = self.lock()?;
         read(state.infos.get(info.0).ok_or(Error::InvalidInfo)?)
     }

@@ -32,6 +32,7 @@ mod info;
 mod keyval;
 mod lock;
 mod predefined;
+mod sessions;
 mod table;
 mod typed;
 pub(crate) mod valgrind;
@@ -47,6 +48,7 @@ pub use groups::{Comparison, Group, GroupData, SplitType, MAX_STRINGTAG_LEN};
 pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
+pub use sessions::{Session, SessionData, PSETS};
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use typed::{TypedCopy, TypedKeyval};
@@ -332,6 +334,8 @@ struct State {
     infos: Table<InfoData>,
     /// User error classes, codes and strings (errclass.rs).
     user_errors: UserErrors,
+    /// Sessions (sessions.rs).
+    sessions: Table<SessionData>,
     /// After [`Universe::finalize`]: nothing new may be made.
     finalized: bool,
     /// The user callbacks running now, each with what its call left half-done, so that a
@@ -444,6 +448,7 @@ impl State {
             groups: groups::predefined(),
             infos: info::predefined(),
             user_errors: UserErrors::new(),
+            sessions: Table::default(),
             finalized: false,
             in_flight: Vec::new(),
         }
