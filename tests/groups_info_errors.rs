@@ -313,3 +313,54 @@ fn sessions() -> Result<(), Error> {
     assert_eq!(u.session_count()?, 0);
     Ok(())
 }
+
+#[test]
+fn communicator_hints() -> Result<(), Error> {
+    let u = Universe::new(ThreadLevel::Single);
+    let info = u.info_create()?;
+    u.info_set(info, b"mpi_assert_no_any_tag", b"true")?;
+    u.info_set(info, b"mpi_assert_exact_length", b"maybe")?;
+    u.info_set(info, b"vendor_hint", b"7")?;
+    let comm = u.comm_dup(Comm::WORLD)?;
+    u.comm_set_info(comm, info)?;
+    let got = u.comm_get_info(comm)?;
+    assert_ne!(got, info, "a new object");
+    assert_eq!(
+        u.info_get_nkeys(got)?,
+        1,
+        "unknown keys and bad values are dropped"
+    );
+    assert_eq!(u.info_get_nthkey(got, 0)?, b"mpi_assert_no_any_tag");
+    u.info_free(got)?;
+    // MPI_Comm_dup keeps the parent's hints; MPI_Comm_dup_with_info takes the info's.
+    let dup = u.comm_dup(comm)?;
+    let got = u.comm_get_info(dup)?;
+    assert_eq!(u.info_get_nkeys(got)?, 1);
+    u.info_free(got)?;
+    let empty = u.info_create()?;
+    let with_info = u.comm_dup_with_info(comm, empty)?;
+    let got = u.comm_get_info(with_info)?;
+    assert_eq!(u.info_get_nkeys(got)?, 0);
+    u.info_free(got)?;
+    // Split communicators start without hints.
+    let split = u.comm_split_color(comm, Some(0), 0)?.unwrap();
+    let got = u.comm_get_info(split)?;
+    assert_eq!(u.info_get_nkeys(got)?, 0);
+    u.info_free(got)?;
+    u.info_free(empty)?;
+    assert_eq!(
+        u.comm_dup_with_info(comm, empty).unwrap_err().class(),
+        ErrorClass::Info
+    );
+    for c in [split, with_info, dup, comm] {
+        u.comm_free(c)?;
+    }
+    assert_eq!(u.comm_get_info(comm).unwrap_err().class(), ErrorClass::Comm);
+    assert_eq!(
+        u.comm_set_info(comm, info).unwrap_err().class(),
+        ErrorClass::Comm
+    );
+    u.info_free(info)?;
+    assert_eq!(u.info_count()?, 1);
+    Ok(())
+}

@@ -528,6 +528,74 @@ impl Universe {
     }
 }
 
+// ---- communicator info hints --------------------------------------------------------------
+
+/// The communicator hints the standard defines (MPI-4.1 §7.4.4), all taking "true" or
+/// "false"; the only ones a communicator keeps. Others are ignored, as the standard allows.
+pub const COMM_HINTS: [&str; 5] = [
+    "mpi_assert_no_any_tag",
+    "mpi_assert_no_any_source",
+    "mpi_assert_exact_length",
+    "mpi_assert_allow_overtaking",
+    "mpi_assert_strict_persistent_collective_ordering",
+];
+
+/// The hints of `info` a communicator keeps: defined keys with the value "true" or "false".
+fn kept_hints(info: &super::InfoData) -> super::InfoData {
+    let mut kept = super::InfoData::new();
+    for (key, value) in info.pairs() {
+        let known = COMM_HINTS.iter().any(|hint| hint.as_bytes() == key);
+        if known && matches!(value, b"true" | b"false") {
+            kept.set(key, value).expect("a valid pair stays valid");
+        }
+    }
+    kept
+}
+
+impl Universe {
+    /// Gives `to` the hints of `from` (MPI_Comm_dup and MPI_Comm_idup keep the parent's).
+    pub(super) fn copy_comm_hints(&self, from: Comm, to: Comm) -> Result<()> {
+        let mut state = self.lock()?;
+        if let Some(hints) = state.comm_hints.get(&from.0).cloned() {
+            state.comm_hints.insert(to.0, hints);
+        }
+        Ok(())
+    }
+
+    /// MPI_Comm_set_info: replaces the communicator's hints by those of `info` that it keeps
+    /// ([`COMM_HINTS`] with "true" or "false"); others are ignored.
+    pub fn comm_set_info(&self, comm: Comm, info: super::Info) -> Result<()> {
+        let hints = self.with_info(info, |data| Ok(kept_hints(data)))?;
+        let mut state = self.lock()?;
+        state.object(ObjectKind::Comm, comm.0)?;
+        state.comm_hints.insert(comm.0, hints);
+        Ok(())
+    }
+
+    /// MPI_Comm_get_info: a new info object with the hints in use.
+    pub fn comm_get_info(&self, comm: Comm) -> Result<super::Info> {
+        let hints = {
+            let state = self.lock()?;
+            state.object(ObjectKind::Comm, comm.0)?;
+            state.comm_hints.get(&comm.0).cloned().unwrap_or_default()
+        };
+        let info = self.info_create()?;
+        for (key, value) in hints.pairs() {
+            self.info_set(info, key, value)?;
+        }
+        Ok(info)
+    }
+
+    /// MPI_Comm_dup_with_info: MPI_Comm_dup (attributes copied by their callbacks), with the
+    /// hints of `info` instead of the parent's. The info is checked before anything is made.
+    pub fn comm_dup_with_info(&self, comm: Comm, info: super::Info) -> Result<Comm> {
+        let hints = self.with_info(info, |data| Ok(kept_hints(data)))?;
+        let new = self.comm_dup(comm)?;
+        self.lock()?.comm_hints.insert(new.0, hints);
+        Ok(new)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,7 @@ use std::sync::Arc;
 
 pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
-pub use groups::{Comparison, Group, GroupData, SplitType, MAX_STRINGTAG_LEN};
+pub use groups::{Comparison, Group, GroupData, SplitType, COMM_HINTS, MAX_STRINGTAG_LEN};
 pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
@@ -336,6 +336,8 @@ struct State {
     user_errors: UserErrors,
     /// Sessions (sessions.rs).
     sessions: Table<SessionData>,
+    /// The info hints of communicators that have any (groups.rs).
+    comm_hints: HashMap<Id, InfoData>,
     /// After [`Universe::finalize`]: nothing new may be made.
     finalized: bool,
     /// The user callbacks running now, each with what its call left half-done, so that a
@@ -449,6 +451,7 @@ impl State {
             infos: info::predefined(),
             user_errors: UserErrors::new(),
             sessions: Table::default(),
+            comm_hints: HashMap::new(),
             finalized: false,
             in_flight: Vec::new(),
         }
@@ -1572,7 +1575,9 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn comm_dup(&self, comm: Comm) -> Result<Comm> {
-        self.dup_object(ObjectKind::Comm, comm.0).map(Comm)
+        let new = self.dup_object(ObjectKind::Comm, comm.0).map(Comm)?;
+        self.copy_comm_hints(comm, new)?;
+        Ok(new)
     }
 
     /// MPI_Comm_idup: the duplicate is complete on return; the request is complete too.
@@ -1643,7 +1648,9 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn comm_free(&self, comm: Comm) -> Result<()> {
-        self.free_object(ObjectKind::Comm, comm.0)
+        self.free_object(ObjectKind::Comm, comm.0)?;
+        self.lock()?.comm_hints.remove(&comm.0);
+        Ok(())
     }
 
     /// Whether a handle names a live object.
