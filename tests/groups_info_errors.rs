@@ -61,6 +61,11 @@ fn comm_group_and_group_operations() -> Result<(), Error> {
 fn no_intercommunicators() -> Result<(), Error> {
     let u = Universe::new(ThreadLevel::Single);
     assert!(!u.comm_test_inter(Comm::WORLD)?);
+    assert_eq!(u.comm_get_parent()?, None);
+    assert_eq!(
+        u.comm_remote_size(Comm::WORLD).unwrap_err().class(),
+        ErrorClass::Comm
+    );
     assert_eq!(
         u.comm_remote_group(Comm::SELF).unwrap_err().class(),
         ErrorClass::Comm

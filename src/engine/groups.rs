@@ -304,6 +304,17 @@ impl Universe {
         ))
     }
 
+    /// MPI_Comm_remote_size: MPI_ERR_COMM, as [`Universe::comm_remote_group`].
+    pub fn comm_remote_size(&self, comm: Comm) -> Result<i32> {
+        self.comm_remote_group(comm).map(|_| 0)
+    }
+
+    /// MPI_Comm_get_parent: `None` (MPI_COMM_NULL), since no process was spawned.
+    pub fn comm_get_parent(&self) -> Result<Option<Comm>> {
+        self.lock()?;
+        Ok(None)
+    }
+
     /// MPI_Comm_test_inter: false for every valid communicator.
     pub fn comm_test_inter(&self, comm: Comm) -> Result<bool> {
         self.lock()?.object(ObjectKind::Comm, comm.0)?;
