@@ -32,10 +32,10 @@ mod fortran;
 struct ReadmeDoctests;
 
 pub use engine::{
-    AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
-    ErrorClass, ErrorHandler, Fint, HandleProblem, Id, Keyval, KeyvalSpec, Language, Object,
-    ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
-    Word, MAX_LIVE_OBJECTS,
+    AnyObject, Comm, Comparison, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
+    Error, ErrorClass, ErrorHandler, Fint, Group, GroupData, HandleProblem, Id, Info, InfoData,
+    InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, SplitType,
+    ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
 };
 pub use engine::{
     AttachedBuffer, BufferScope, Completion, Delivery, Envelope, GeneralizedRequest, MessageHandle,

@@ -76,7 +76,8 @@ pub enum Error {
     /// A displacement unit below 1.
     #[error("invalid displacement unit")]
     InvalidDisp,
-    /// An info handle other than MPI_INFO_NULL and MPI_INFO_ENV.
+    /// A null, freed or unknown info handle, or MPI_INFO_ENV given to a call that would
+    /// change or free it.
     #[error("invalid info handle")]
     InvalidInfo,
     /// An unknown request handle.
@@ -165,6 +166,31 @@ pub enum Error {
     /// One of several completed operations failed: each status's `MPI_ERROR` says which.
     #[error("an operation failed: see the statuses' MPI_ERROR")]
     InStatus,
+    /// A null, freed or unknown session handle.
+    #[error("invalid session handle")]
+    InvalidSession,
+    /// A process set name the session does not know.
+    #[error("unknown process set name")]
+    UnknownPset,
+    /// A null, freed or unknown group handle.
+    #[error("invalid group handle ({0})")]
+    InvalidGroup(HandleProblem),
+    /// A rank outside a group, given twice where ranks must be distinct, or a range that
+    /// leaves the group.
+    #[error("invalid rank: {0}")]
+    InvalidGroupRank(&'static str),
+    /// An info key that is empty or longer than MPI_MAX_INFO_KEY - 1 characters.
+    #[error("info key empty or longer than MPI_MAX_INFO_KEY - 1 characters")]
+    InfoKey,
+    /// An info value that is empty or longer than MPI_MAX_INFO_VAL - 1 characters.
+    #[error("info value empty or longer than MPI_MAX_INFO_VAL - 1 characters")]
+    InfoValue,
+    /// The info object has no value for the key.
+    #[error("the info object has no such key")]
+    InfoNoKey,
+    /// The info object has fewer keys than the index asked for.
+    #[error("info key index out of range")]
+    InfoIndex,
     /// A bug in mpiattr (including a caught panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -255,6 +281,14 @@ impl Error {
             Error::Callback { code, .. } => ErrorClass::from_code(*code)
                 .filter(|class| *class != ErrorClass::Success)
                 .unwrap_or(ErrorClass::Other),
+            Error::InvalidGroupRank(_) => ErrorClass::Rank,
+            Error::InvalidGroup(_) => ErrorClass::Group,
+            Error::InvalidSession => ErrorClass::Session,
+            Error::UnknownPset => ErrorClass::Arg,
+            Error::InfoKey => ErrorClass::InfoKey,
+            Error::InfoValue => ErrorClass::InfoValue,
+            Error::InfoNoKey => ErrorClass::InfoNokey,
+            Error::InfoIndex => ErrorClass::Arg,
             Error::Internal(_) => ErrorClass::Intern,
             Error::TooManyObjects(_) => ErrorClass::Other,
             Error::InvalidOp(_)

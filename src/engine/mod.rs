@@ -27,13 +27,17 @@ mod attrs;
 pub mod basic;
 mod collectives;
 mod datatypes;
+mod errclass;
 mod error;
+mod groups;
+mod info;
 mod keyval;
 mod lock;
 mod messages;
 mod ops;
 mod predefined;
 mod requests;
+mod sessions;
 mod table;
 mod typed;
 pub(crate) mod valgrind;
@@ -47,7 +51,10 @@ use std::sync::Arc;
 
 pub use basic::{BasicKind, TypeGroup};
 pub use collectives::{Place, Side, Transfer, VSide, WSide};
+pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
+pub use groups::{Comparison, Group, GroupData, SplitType, COMM_HINTS, MAX_STRINGTAG_LEN};
+pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
 pub use lock::ThreadLevel;
 pub use messages::{
@@ -58,6 +65,7 @@ pub use requests::{
     Completion, Delivery, GeneralizedRequest, Status, UserBuffer, ANY_SOURCE, ANY_TAG, PROC_NULL,
     UNDEFINED,
 };
+pub use sessions::{Session, SessionData, PSETS};
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
 pub use typed::{TypedCopy, TypedKeyval};
@@ -340,6 +348,16 @@ struct State {
     cells: Cells,
     spare: Spare,
     memory: HashMap<usize, Memory>,
+    /// Groups (groups.rs); slot 0 is MPI_GROUP_EMPTY.
+    groups: Table<GroupData>,
+    /// Info objects (info.rs); slot 0 is MPI_INFO_ENV.
+    infos: Table<InfoData>,
+    /// User error classes, codes and strings (errclass.rs).
+    user_errors: UserErrors,
+    /// Sessions (sessions.rs).
+    sessions: Table<SessionData>,
+    /// The info hints of communicators that have any (groups.rs).
+    comm_hints: HashMap<Id, InfoData>,
     /// After [`Universe::finalize`]: nothing new may be made.
     finalized: bool,
     /// The user callbacks running now, each with what its call left half-done, so that a
@@ -478,6 +496,11 @@ impl State {
             cells: Cells::default(),
             spare: Spare::default(),
             memory: HashMap::new(),
+            groups: groups::predefined(),
+            infos: info::predefined(),
+            user_errors: UserErrors::new(),
+            sessions: Table::default(),
+            comm_hints: HashMap::new(),
             finalized: false,
             in_flight: Vec::new(),
         }
@@ -1694,7 +1717,9 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn comm_dup(&self, comm: Comm) -> Result<Comm> {
-        self.dup_object(ObjectKind::Comm, comm.0).map(Comm)
+        let new = self.dup_object(ObjectKind::Comm, comm.0).map(Comm)?;
+        self.copy_comm_hints(comm, new)?;
+        Ok(new)
     }
 
     /// MPI_Comm_idup: the duplicate is complete on return; the request is complete too.
@@ -1770,7 +1795,13 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn comm_free(&self, comm: Comm) -> Result<()> {
-        self.free_object(ObjectKind::Comm, comm.0)
+        self.free_object(ObjectKind::Comm, comm.0)?;
+        let mut state = self.lock()?;
+        // Most programs set no hints: no hashing then.
+        if !state.comm_hints.is_empty() {
+            state.comm_hints.remove(&comm.0);
+        }
+        Ok(())
     }
 
     /// Whether a handle names a live object.

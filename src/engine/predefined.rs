@@ -81,6 +81,16 @@ impl Values {
         Some(value::view(tag, *word, cell, language))
     }
 
+    /// Sets the MPI_LASTUSEDCODE value (of a communicator's values), in place, so that a
+    /// pointer a C reader got earlier sees the new value.
+    pub(crate) fn set_last_used_code(&mut self, code: Word) {
+        if let Some(index) = COMM.iter().position(|(k, _, _)| *k == Keyval::LASTUSEDCODE) {
+            if let Some(word) = self.0.get_mut(index) {
+                *word = code;
+            }
+        }
+    }
+
     /// How many there are.
     pub(crate) fn len(&self) -> usize {
         self.0.len()
