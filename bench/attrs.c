@@ -30,59 +30,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "timing.h"
+
 #define LIVE_KEYVALS 10000
-#define REPEATS 7
-#define TARGET_NS 20e6
 
 static const int sizes[] = {1, 16, 256, 1024};
 static int keyvals[LIVE_KEYVALS];
 static int type_keyvals[1024];
 static volatile intptr_t sink;
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "bench: %s failed with %d\n", what, rc);
-        exit(1);
-    }
-}
-
-/* One measured operation: runs `count` operations and returns nothing. */
-typedef void (*body_fn)(void *state, long count);
-
-/* Best time per operation, in ns, over REPEATS runs of about TARGET_NS each. */
-static double measure(body_fn body, void *state, long ops_per_call)
-{
-    long count = 1;
-    for (;;) { /* calibrate */
-        double t0 = now_ns();
-        body(state, count);
-        double t = now_ns() - t0;
-        if (t > TARGET_NS / 10 || count > (1L << 40))
-            break;
-        count *= 4;
-    }
-    double t0 = now_ns();
-    body(state, count);
-    double per = (now_ns() - t0) / (double)count;
-    long runs = (long)(TARGET_NS / (per > 1 ? per : 1)) + 1;
-    double best = 1e300;
-    for (int r = 0; r < REPEATS; r++) {
-        t0 = now_ns();
-        body(state, runs);
-        double ns = (now_ns() - t0) / (double)runs / (double)ops_per_call;
-        if (ns < best)
-            best = ns;
-    }
-    return best;
-}
 
 struct comm_state {
     MPI_Comm comm;

@@ -22,52 +22,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define REPEATS 7
-#define TARGET_NS 20e6
+#include "timing.h"
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "bench: %s failed with %d\n", what, rc);
-        exit(1);
-    }
-}
-
-typedef void (*body_fn)(void *state, long count);
-
-/* Best time per call of `body`, in ns, over REPEATS runs of about TARGET_NS each. */
-static double measure(body_fn body, void *state)
-{
-    long count = 1;
-    for (;;) { /* calibrate */
-        double t0 = now_ns();
-        body(state, count);
-        double t = now_ns() - t0;
-        if (t > TARGET_NS / 10 || count > (1L << 40))
-            break;
-        count *= 4;
-    }
-    double t0 = now_ns();
-    body(state, count);
-    double per = (now_ns() - t0) / (double)count;
-    long runs = (long)(TARGET_NS / (per > 1 ? per : 1)) + 1;
-    double best = 1e300;
-    for (int r = 0; r < REPEATS; r++) {
-        t0 = now_ns();
-        body(state, runs);
-        double ns = (now_ns() - t0) / (double)runs;
-        if (ns < best)
-            best = ns;
-    }
-    return best;
-}
 
 /* ---- point-to-point ----------------------------------------------------------------------- */
 
@@ -126,16 +82,16 @@ int main(int argc, char **argv)
     check(MPI_Init(&argc, &argv), "MPI_Init");
 
     double x = 1.0;
-    printf("isend_recv 8 %.2f\n", measure(isend_recv, &x));
-    printf("sendrecv 8 %.2f\n", measure(sendrecv, &x));
+    printf("isend_recv 8 %.2f\n", measure(isend_recv, &x, 1));
+    printf("sendrecv 8 %.2f\n", measure(sendrecv, &x, 1));
 
     struct buffers one = {&x, malloc(sizeof(double)), 1};
-    printf("allreduce 1 %.2f\n", measure(allreduce, &one));
+    printf("allreduce 1 %.2f\n", measure(allreduce, &one, 1));
     int n = 1 << 17; /* 1 MiB of doubles */
     struct buffers big = {calloc(n, sizeof(double)), calloc(n, sizeof(double)), n};
-    printf("allreduce 1048576 %.2f\n", measure(allreduce, &big));
-    printf("bcast 8 %.2f\n", measure(bcast, &x));
-    printf("barrier 0 %.2f\n", measure(barrier, NULL));
+    printf("allreduce 1048576 %.2f\n", measure(allreduce, &big, 1));
+    printf("bcast 8 %.2f\n", measure(bcast, &x, 1));
+    printf("barrier 0 %.2f\n", measure(barrier, NULL, 1));
 
     free(one.out);
     free(big.in);

@@ -27,52 +27,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define REPEATS 7
-#define TARGET_NS 20e6
+#include "timing.h"
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "bench: %s failed with %d\n", what, rc);
-        exit(1);
-    }
-}
-
-typedef void (*body_fn)(void *state, long count);
-
-/* Best time per call of `body`, in ns, over REPEATS runs of about TARGET_NS each. */
-static double measure(body_fn body, void *state)
-{
-    long count = 1;
-    for (;;) { /* calibrate */
-        double t0 = now_ns();
-        body(state, count);
-        double t = now_ns() - t0;
-        if (t > TARGET_NS / 10 || count > (1L << 40))
-            break;
-        count *= 4;
-    }
-    double t0 = now_ns();
-    body(state, count);
-    double per = (now_ns() - t0) / (double)count;
-    long runs = (long)(TARGET_NS / (per > 1 ? per : 1)) + 1;
-    double best = 1e300;
-    for (int r = 0; r < REPEATS; r++) {
-        t0 = now_ns();
-        body(state, runs);
-        double ns = (now_ns() - t0) / (double)runs;
-        if (ns < best)
-            best = ns;
-    }
-    return best;
-}
 
 /* ---- packing ------------------------------------------------------------------------------ */
 
@@ -117,10 +73,10 @@ static void pack_figures(const char *name, long n, MPI_Datatype type, void *data
     check(MPI_Pack_size(1, p.type, MPI_COMM_WORLD, &p.size), "MPI_Pack_size");
     p.packed = malloc((size_t)p.size);
     memset(p.packed, 1, (size_t)p.size);
-    printf("pack_%s %ld %.1f\n", name, n, p.size / measure(pack, &p) * 1e3);
-    printf("unpack_%s %ld %.1f\n", name, n, p.size / measure(unpack, &p) * 1e3);
+    printf("pack_%s %ld %.1f\n", name, n, p.size / measure(pack, &p, 1) * 1e3);
+    printf("unpack_%s %ld %.1f\n", name, n, p.size / measure(unpack, &p, 1) * 1e3);
     if (strcmp(name, "contiguous") == 0) {
-        printf("memcpy %ld %.1f\n", n, p.size / measure(copy, &p) * 1e3);
+        printf("memcpy %ld %.1f\n", n, p.size / measure(copy, &p, 1) * 1e3);
     }
     free(p.packed);
     MPI_Type_free(&p.type);
