@@ -283,19 +283,29 @@ pub(super) unsafe fn reduce(
     unsafe { apply(moved, &send, &recv) }
 }
 
-/// The send and receive arguments of a collective that moves one block.
-fn blocks(
+/// The body of the collectives that move one block (gather, scatter, allgather, alltoall):
+/// the engine checks the two sides and says what moves.
+///
+/// # Safety
+/// The buffers hold what their counts and datatypes describe.
+#[allow(clippy::too_many_arguments)] // the standard's argument list, and the engine call
+unsafe fn one_block(
+    moves: impl FnOnce(&Universe, crate::engine::Comm, Side<'_>, Side<'_>) -> Result<Option<Transfer>>,
     sendbuf: *const c_void,
     sendcount: c_int,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
     recvcount: c_int,
     recvtype: MPI_Datatype,
-) -> Result<(Arg, Arg)> {
-    Ok((
-        Arg::new(sendbuf, sendcount, sendtype)?,
-        Arg::new(recvbuf, recvcount, recvtype)?,
-    ))
+    comm: MPI_Comm,
+) -> Result<()> {
+    let universe = universe()?;
+    let comm = handles::comm(comm)?;
+    let send = Arg::new(sendbuf, sendcount, sendtype)?;
+    let recv = Arg::new(recvbuf, recvcount, recvtype)?;
+    let moved = moves(universe, comm, send.side(), recv.side())?;
+    // SAFETY: the buffers the program named.
+    unsafe { apply(moved, &send, &recv) }
 }
 
 /// Gathers to the root: block 0 of its receive buffer gets the send data.
@@ -310,12 +320,19 @@ pub(super) unsafe fn gather(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    let universe = universe()?;
-    let comm = handles::comm(comm)?;
-    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
-    let moved = universe.gather(comm, send.side(), recv.side(), root)?;
-    // SAFETY: the buffers the program named.
-    unsafe { apply(moved, &send, &recv) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        one_block(
+            |universe, comm, send, recv| universe.gather(comm, send, recv, root),
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            comm,
+        )
+    }
 }
 
 /// Scatters from the root: block 0 of its send buffer goes to its receive buffer.
@@ -330,12 +347,19 @@ pub(super) unsafe fn scatter(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    let universe = universe()?;
-    let comm = handles::comm(comm)?;
-    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
-    let moved = universe.scatter(comm, send.side(), recv.side(), root)?;
-    // SAFETY: the buffers the program named.
-    unsafe { apply(moved, &send, &recv) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        one_block(
+            |universe, comm, send, recv| universe.scatter(comm, send, recv, root),
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            comm,
+        )
+    }
 }
 
 /// Gathers to every process: block 0 of the receive buffer gets the send data.
@@ -348,12 +372,19 @@ pub(super) unsafe fn allgather(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    let universe = universe()?;
-    let comm = handles::comm(comm)?;
-    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
-    let moved = universe.allgather(comm, send.side(), recv.side())?;
-    // SAFETY: the buffers the program named.
-    unsafe { apply(moved, &send, &recv) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        one_block(
+            |universe, comm, send, recv| universe.allgather(comm, send, recv),
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            comm,
+        )
+    }
 }
 
 /// Every process sends a block to every other: on one process, block 0 to block 0.
@@ -366,12 +397,19 @@ pub(super) unsafe fn alltoall(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    let universe = universe()?;
-    let comm = handles::comm(comm)?;
-    let (send, recv) = blocks(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
-    let moved = universe.alltoall(comm, send.side(), recv.side())?;
-    // SAFETY: the buffers the program named.
-    unsafe { apply(moved, &send, &recv) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        one_block(
+            |universe, comm, send, recv| universe.alltoall(comm, send, recv),
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            comm,
+        )
+    }
 }
 
 /// Applies a predefined op locally: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
