@@ -70,6 +70,12 @@ pub enum Error {
     /// A negative or too large count.
     #[error("invalid count")]
     InvalidCount,
+    /// A datatype that cannot be used here (uncommitted, or no contents to return).
+    #[error("invalid datatype: {0}")]
+    InvalidType(&'static str),
+    /// Data longer than the buffer that receives it (a receive, an unpack or a pack).
+    #[error("message truncated: {0}")]
+    Truncated(&'static str),
     /// A negative size.
     #[error("invalid size")]
     InvalidSize,
@@ -153,6 +159,8 @@ impl Error {
                 ErrorClass::Arg
             }
             Error::InvalidCount => ErrorClass::Count,
+            Error::InvalidType(_) => ErrorClass::Type,
+            Error::Truncated(_) => ErrorClass::Truncate,
             Error::InvalidSize => ErrorClass::Size,
             Error::InvalidDisp => ErrorClass::Disp,
             Error::InvalidInfo => ErrorClass::Info,

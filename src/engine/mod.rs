@@ -31,6 +31,7 @@ mod lock;
 mod predefined;
 mod table;
 mod typed;
+pub mod typemap;
 pub(crate) mod valgrind;
 mod value;
 
