@@ -29,9 +29,12 @@ mod fortran;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// The datatype engine: type maps, their constructors and memory operations.
+pub use engine::typemap;
 pub use engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
     ErrorClass, ErrorHandler, Fint, HandleProblem, Id, Keyval, KeyvalSpec, Language, Object,
     ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
     Word, MAX_LIVE_OBJECTS,
 };
+pub use engine::{Envelope, TypeContents};

@@ -11,6 +11,8 @@ use crate::abi as c;
 pub(crate) struct Predefined {
     pub(crate) handle: usize,
     pub(crate) name: &'static str,
+    // Read by the test that checks every type map against it.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) size: u64,
 }
 
