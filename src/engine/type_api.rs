@@ -208,6 +208,23 @@ impl Universe {
         })
     }
 
+    /// MPI_Type_create_darray(_c): process `rank`'s part of a distributed global array.
+    #[allow(clippy::too_many_arguments)]
+    pub fn type_darray(
+        &self,
+        size: i64,
+        rank: i64,
+        dims: &[typemap::DarrayDim],
+        order: Order,
+        codes: &typemap::DarrayCodes,
+        old: Datatype,
+        large: bool,
+    ) -> Result<Datatype> {
+        self.type_build(&[old], |m| {
+            typemap::darray(size, rank, dims, order, codes, &m[0], large)
+        })
+    }
+
     /// MPI_Type_create_resized(_c).
     pub fn type_resized(
         &self,

@@ -983,6 +983,161 @@ pub fn subarray(
     Ok(map)
 }
 
+/// How one dimension of a darray is spread over the process grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Distribution {
+    /// MPI_DISTRIBUTE_BLOCK: one block of `darg` indices per process (default
+    /// ceil(gsize / psize)).
+    Block,
+    /// MPI_DISTRIBUTE_CYCLIC: blocks of `darg` indices dealt round-robin (default 1).
+    Cyclic,
+    /// MPI_DISTRIBUTE_NONE: not distributed (psize must be 1).
+    None,
+}
+
+/// One dimension of MPI_Type_create_darray: global size, distribution, distribution
+/// argument (None for MPI_DISTRIBUTE_DFLT_DARG) and process-grid size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DarrayDim {
+    /// Global size in elements.
+    pub gsize: i64,
+    /// Distribution.
+    pub distrib: Distribution,
+    /// Distribution argument; None for the default.
+    pub darg: Option<i64>,
+    /// Processes along this dimension.
+    pub psize: i64,
+}
+
+/// The program's constants for a darray, kept for get_contents: the distribution codes, the
+/// darg values as passed (MPI_DISTRIBUTE_DFLT_DARG included) and the order code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DarrayCodes {
+    /// One distribution code per dimension.
+    pub distribs: Vec<i64>,
+    /// One darg per dimension, as passed.
+    pub dargs: Vec<i64>,
+    /// MPI_ORDER_C or MPI_ORDER_FORTRAN as passed.
+    pub order: i64,
+}
+
+/// MPI_Type_create_darray(_c): the part of a global array that process `rank` of `size`
+/// owns on a row-major process grid of `psizes` (MPI-4.1 §5.1.4). Its lb is 0 and its
+/// extent the whole global array.
+pub fn darray(
+    size: i64,
+    rank: i64,
+    dims: &[DarrayDim],
+    order: Order,
+    codes: &DarrayCodes,
+    old: &Arc<TypeMap>,
+    large: bool,
+) -> Result<TypeMap> {
+    let n = dims.len();
+    if n == 0 || codes.distribs.len() != n || codes.dargs.len() != n {
+        return Err(Error::InvalidArgument("darray dimensions"));
+    }
+    if size < 1 || rank < 0 || rank >= size {
+        return Err(Error::InvalidArgument("darray size or rank"));
+    }
+    let mut procs: i128 = 1;
+    for d in dims {
+        if d.gsize < 1 || d.psize < 1 {
+            return Err(Error::InvalidArgument("darray gsizes or psizes"));
+        }
+        procs *= d.psize as i128;
+        if procs > size as i128 {
+            break;
+        }
+    }
+    if procs != size as i128 {
+        return Err(Error::InvalidArgument("psizes do not multiply to size"));
+    }
+    // Row-major process coordinates, whatever the array order.
+    let mut coords = vec![0i64; n];
+    let mut left = rank;
+    for i in (0..n).rev() {
+        coords[i] = left % dims[i].psize;
+        left /= dims[i].psize;
+    }
+    let order_dims: Vec<usize> = match order {
+        Order::C => (0..n).rev().collect(),
+        Order::Fortran => (0..n).collect(),
+    };
+    let mut t = old.clone();
+    let mut unit = old.extent() as i128;
+    for &i in &order_dims {
+        let d = dims[i];
+        let (g, p, r) = (d.gsize, d.psize, coords[i]);
+        let stride = to_i64(unit)?;
+        let run = |first: i64, len: i64| -> Result<Part> {
+            Ok(Part {
+                disp: to_i64(first as i128 * unit)?,
+                repeat: len.max(0) as u64,
+                stride,
+                blocklength: 1,
+                child: t.clone(),
+            })
+        };
+        let parts = match d.distrib {
+            Distribution::None => {
+                if p != 1 {
+                    return Err(Error::InvalidArgument("MPI_DISTRIBUTE_NONE needs psize 1"));
+                }
+                vec![run(0, g)?]
+            }
+            Distribution::Block => {
+                let b = d.darg.unwrap_or((g + p - 1) / p);
+                if b < 1 || (b as i128) * (p as i128) < g as i128 {
+                    return Err(Error::InvalidArgument("block darg too small"));
+                }
+                let first = (r as i128 * b as i128).min(g as i128) as i64;
+                vec![run(first, b.min(g - first))?]
+            }
+            Distribution::Cyclic => {
+                let b = d.darg.unwrap_or(1);
+                if b < 1 {
+                    return Err(Error::InvalidArgument("cyclic darg below 1"));
+                }
+                let mut parts = Vec::new();
+                let mut first = r as i128 * b as i128;
+                while first < g as i128 {
+                    let f = first as i64;
+                    parts.push(run(f, b.min(g - f))?);
+                    first += p as i128 * b as i128;
+                }
+                parts
+            }
+        };
+        t = Arc::new(TypeMap::derived(
+            Combiner::Hindexed,
+            Contents::default(),
+            false,
+            parts,
+            false,
+        )?);
+        unit *= g as i128;
+    }
+    let map = resized(&t, 0, to_i64(unit)?, false)?;
+    let gsizes: Vec<i64> = dims.iter().map(|d| d.gsize).collect();
+    let psizes: Vec<i64> = dims.iter().map(|d| d.psize).collect();
+    let mut integers = vec![size, rank, n as i64];
+    if !large {
+        integers.extend(&gsizes);
+    }
+    integers.extend(&codes.distribs);
+    integers.extend(&codes.dargs);
+    integers.extend(&psizes);
+    integers.push(codes.order);
+    let contents = Contents {
+        integers,
+        addresses: vec![],
+        large: if large { gsizes } else { vec![] },
+        types: vec![old.clone()],
+    };
+    Ok(map.with_contents(Combiner::Darray, contents, large))
+}
+
 // ---- memory operations -------------------------------------------------------------------
 
 fn check_span(map: &TypeMap, count: u64, len: usize, origin: usize) -> Result<()> {

@@ -166,6 +166,80 @@ fn subarray_c_and_fortran() {
 }
 
 #[test]
+fn darray_block_and_cyclic() {
+    let int = leaf(INT);
+    let dim = |gsize, distrib, darg, psize| DarrayDim {
+        gsize,
+        distrib,
+        darg,
+        psize,
+    };
+    let codes = |n: usize| DarrayCodes {
+        distribs: vec![121; n],
+        dargs: vec![-49767; n],
+        order: 56,
+    };
+    // 1-D, 10 elements on 3 processes, block: 4, 4, 2; rank 2 owns 8 and 9.
+    let t = darray(
+        3,
+        2,
+        &[dim(10, Distribution::Block, None, 3)],
+        Order::C,
+        &codes(1),
+        &int,
+        false,
+    )
+    .unwrap();
+    assert_eq!((t.size(), t.lb(), t.extent()), (8, 0, 40));
+    assert_eq!(t.flat().blocks, vec![Block { disp: 32, len: 8 }]);
+    assert_eq!(t.combiner(), Combiner::Darray);
+    assert_eq!(t.contents().integers, vec![3, 2, 1, 10, 121, -49767, 3, 56]);
+    // Cyclic(2) on 2 processes: rank 1 owns 2,3, 6,7, 10.
+    let t = darray(
+        2,
+        1,
+        &[dim(11, Distribution::Cyclic, Some(2), 2)],
+        Order::C,
+        &codes(1),
+        &int,
+        true,
+    )
+    .unwrap();
+    assert_eq!(
+        t.flat().blocks,
+        vec![
+            Block { disp: 8, len: 8 },
+            Block { disp: 24, len: 8 },
+            Block { disp: 40, len: 4 }
+        ]
+    );
+    assert_eq!(t.contents().large, vec![11]);
+    // 2-D C order, 4x6 on a 2x2 grid, block both ways: rank 1 = coords (0, 1) owns rows
+    // 0..2, columns 3..6 - the same as the subarray.
+    let dims = [
+        dim(4, Distribution::Block, None, 2),
+        dim(6, Distribution::Block, None, 2),
+    ];
+    let t = darray(4, 1, &dims, Order::C, &codes(2), &int, false).unwrap();
+    let s = subarray(&[4, 6], &[2, 3], &[0, 3], Order::C, 56, &int, false).unwrap();
+    assert_eq!(t.flat().blocks, s.flat().blocks);
+    assert_eq!((t.lb(), t.extent()), (s.lb(), s.extent()));
+    // Fortran order: the first dimension varies fastest.
+    let t = darray(4, 1, &dims, Order::Fortran, &codes(2), &int, false).unwrap();
+    let s = subarray(&[4, 6], &[2, 3], &[0, 3], Order::Fortran, 57, &int, false).unwrap();
+    assert_eq!(t.flat().blocks, s.flat().blocks);
+    // Errors.
+    let bad = |dims: &[DarrayDim], size, rank| {
+        darray(size, rank, dims, Order::C, &codes(dims.len()), &int, false).is_err()
+    };
+    assert!(bad(&[dim(10, Distribution::Block, None, 3)], 4, 0));
+    assert!(bad(&[dim(10, Distribution::Block, None, 3)], 3, 3));
+    assert!(bad(&[dim(10, Distribution::Block, Some(3), 3)], 3, 0));
+    assert!(bad(&[dim(10, Distribution::None, None, 3)], 3, 0));
+    assert!(bad(&[dim(10, Distribution::Cyclic, Some(0), 1)], 1, 0));
+}
+
+#[test]
 fn elements_and_count() {
     let pair = Arc::new(TypeMap::pair(Basic::Real(8), INT, 8, None));
     let c = contiguous(2, &pair, false).unwrap();
