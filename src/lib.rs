@@ -37,4 +37,4 @@ pub use engine::{
     ObjectKind, Request, Result, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor,
     Word, MAX_LIVE_OBJECTS,
 };
-pub use engine::{Envelope, TypeContents};
+pub use engine::{Envelope, TypeClass, TypeContents};

@@ -45,7 +45,7 @@ pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval,
 pub use lock::ThreadLevel;
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
-pub use type_api::{Envelope, TypeContents};
+pub use type_api::{Envelope, TypeClass, TypeContents};
 pub use typed::{TypedCopy, TypedKeyval};
 pub use value::{Fint, Language, Word};
 

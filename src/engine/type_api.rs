@@ -40,7 +40,120 @@ pub struct TypeContents {
     pub datatypes: Vec<Datatype>,
 }
 
+/// The type classes of MPI_Type_match_size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeClass {
+    /// MPI_TYPECLASS_INTEGER.
+    Integer,
+    /// MPI_TYPECLASS_REAL.
+    Real,
+    /// MPI_TYPECLASS_COMPLEX.
+    Complex,
+}
+
+fn predefined_named(name: &str) -> Option<Datatype> {
+    super::datatypes::PREDEFINED
+        .iter()
+        .position(|p| p.c_name() == name)
+        .map(|index| Datatype(super::predefined_id(index as u32)))
+}
+
+/// Fortran INTEGER kinds: bytes and decimal exponent range.
+const INTEGER_KINDS: [(u8, i64); 5] = [(1, 2), (2, 4), (4, 9), (8, 18), (16, 38)];
+/// IEEE REAL kinds: bytes, decimal precision, decimal exponent range.
+const REAL_KINDS: [(u8, i64, i64); 3] = [(4, 6, 37), (8, 15, 307), (16, 33, 4931)];
+
 impl Universe {
+    /// MPI_Type_match_size: the predefined Fortran type of `class` with `size` bytes
+    /// (MPI_INTEGERn, MPI_REALn, MPI_COMPLEXn); MPI_ERR_ARG if there is none.
+    pub fn type_match_size(class: TypeClass, size: i64) -> Result<Datatype> {
+        let name = match class {
+            TypeClass::Integer => format!("MPI_INTEGER{size}"),
+            TypeClass::Real => format!("MPI_REAL{size}"),
+            TypeClass::Complex => format!("MPI_COMPLEX{size}"),
+        };
+        predefined_named(&name).ok_or(Error::InvalidArgument("no predefined type of that size"))
+    }
+
+    /// MPI_Type_create_f90_integer: a type for the smallest Fortran INTEGER kind with at least
+    /// `r` decimal digits of range (MPI-4.1 §19.1.9). Combiner F90_INTEGER, contents `[r]`;
+    /// it cannot be freed. Each call makes a new handle. MPI_ERR_ARG if no kind fits.
+    pub fn type_f90_integer(&self, r: i64) -> Result<Datatype> {
+        let (bytes, _) = INTEGER_KINDS
+            .iter()
+            .find(|(_, range)| *range >= r)
+            .ok_or(Error::InvalidArgument("no INTEGER kind has that range"))?;
+        let kind = typemap::Basic::Int {
+            bytes: *bytes,
+            external: *bytes,
+            signed: true,
+        };
+        let contents = typemap::Contents {
+            integers: vec![r],
+            ..Default::default()
+        };
+        self.type_parameterized(kind, Combiner::F90Integer, contents)
+    }
+
+    /// MPI_Type_create_f90_real and _complex: the smallest REAL kind with at least `p`
+    /// decimal digits and `r` exponent range (`None` for MPI_UNDEFINED; `p_code`/`r_code`
+    /// are the values passed, kept for get_contents). MPI_ERR_ARG if no kind fits or both
+    /// are undefined.
+    pub fn type_f90_real(
+        &self,
+        p: Option<i64>,
+        r: Option<i64>,
+        codes: (i64, i64),
+        complex: bool,
+    ) -> Result<Datatype> {
+        if p.is_none() && r.is_none() {
+            return Err(Error::InvalidArgument("p and r both MPI_UNDEFINED"));
+        }
+        let (bytes, _, _) = REAL_KINDS
+            .iter()
+            .find(|(_, prec, range)| {
+                p.map_or(true, |p| *prec >= p) && r.map_or(true, |r| *range >= r)
+            })
+            .ok_or(Error::InvalidArgument(
+                "no REAL kind has that precision and range",
+            ))?;
+        let contents = typemap::Contents {
+            integers: vec![codes.0, codes.1],
+            ..Default::default()
+        };
+        if complex {
+            self.type_parameterized(
+                typemap::Basic::Complex(*bytes),
+                Combiner::F90Complex,
+                contents,
+            )
+        } else {
+            self.type_parameterized(typemap::Basic::Real(*bytes), Combiner::F90Real, contents)
+        }
+    }
+
+    fn type_parameterized(
+        &self,
+        kind: typemap::Basic,
+        combiner: Combiner,
+        contents: typemap::Contents,
+    ) -> Result<Datatype> {
+        let map = TypeMap::basic(kind, None).with_contents(combiner, contents, false);
+        map.flat();
+        let mut state = self.lock()?;
+        state.room(ObjectKind::Datatype)?;
+        let mut data = ObjectData::new(
+            Detail::Datatype {
+                map: Arc::new(map),
+                committed: true,
+            },
+            ErrorHandler::Fatal,
+        );
+        // Like a predefined type: committed and never freed.
+        data.predefined = true;
+        Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
+    }
+
     /// The type map of a datatype (committed or not).
     pub fn type_map(&self, datatype: Datatype) -> Result<Arc<TypeMap>> {
         match &self
@@ -377,6 +490,43 @@ mod tests {
             [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23]
         );
         u.type_free(c)?;
+        Ok(())
+    }
+
+    #[test]
+    fn match_size_and_f90_types() -> Result<()> {
+        let u = Universe::new(ThreadLevel::Single);
+        let real8 = Universe::type_match_size(TypeClass::Real, 8)?;
+        assert_eq!(
+            Universe::predefined_datatype_handle(real8).unwrap().1,
+            "MPI_REAL8"
+        );
+        let c16 = Universe::type_match_size(TypeClass::Complex, 16)?;
+        assert_eq!(u.type_size(c16)?, 16);
+        assert_eq!(
+            Universe::type_match_size(TypeClass::Integer, 3)
+                .unwrap_err()
+                .class(),
+            crate::ErrorClass::Arg
+        );
+        let i = u.type_f90_integer(5)?;
+        assert_eq!(u.type_size(i)?, 4);
+        let e = u.type_envelope(i)?;
+        assert_eq!(
+            (e.integers, e.datatypes, e.combiner),
+            (1, 0, Combiner::F90Integer)
+        );
+        assert_eq!(u.type_contents(i)?.integers, vec![5]);
+        assert_eq!(u.type_free(i).unwrap_err().class(), crate::ErrorClass::Type);
+        assert_eq!(u.type_committed_map(i)?.size(), 4);
+        let r = u.type_f90_real(Some(10), None, (10, -32766), false)?;
+        assert_eq!(u.type_size(r)?, 8);
+        assert_eq!(u.type_contents(r)?.integers, vec![10, -32766]);
+        let c = u.type_f90_real(None, Some(400), (-32766, 400), true)?;
+        assert_eq!(u.type_size(c)?, 32);
+        assert_eq!(u.type_envelope(c)?.combiner, Combiner::F90Complex);
+        assert!(u.type_f90_real(Some(40), None, (40, 0), false).is_err());
+        assert!(u.type_f90_integer(39).is_err());
         Ok(())
     }
 

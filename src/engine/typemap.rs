@@ -250,6 +250,12 @@ pub enum Combiner {
     Darray,
     /// MPI_Type_create_resized.
     Resized,
+    /// MPI_Type_create_f90_integer.
+    F90Integer,
+    /// MPI_Type_create_f90_real.
+    F90Real,
+    /// MPI_Type_create_f90_complex.
+    F90Complex,
 }
 
 /// The arguments a derived datatype was made with, laid out as MPI_Type_get_contents returns
@@ -469,7 +475,12 @@ impl TypeMap {
         })
     }
 
-    fn with_contents(mut self, combiner: Combiner, contents: Contents, large: bool) -> TypeMap {
+    pub(crate) fn with_contents(
+        mut self,
+        combiner: Combiner,
+        contents: Contents,
+        large: bool,
+    ) -> TypeMap {
         self.combiner = combiner;
         self.contents = contents;
         self.large_form = large;
