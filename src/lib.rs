@@ -31,6 +31,8 @@ mod fortran;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// The datatype engine: type maps, their constructors and memory operations.
+pub use engine::typemap;
 pub use engine::{
     AnyObject, Comm, Comparison, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
     Error, ErrorClass, ErrorHandler, Fint, Group, GroupData, HandleProblem, Id, Info, InfoData,
@@ -52,3 +54,4 @@ pub use engine::{
 pub fn mpi_universe() -> Option<&'static Universe> {
     ffi::current()
 }
+pub use engine::{TypeClass, TypeContents, TypeEnvelope};

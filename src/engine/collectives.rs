@@ -21,7 +21,7 @@
 use super::basic::{signature_size, signatures_match, BasicKind};
 use super::error::{Error, Result};
 use super::ops::{Op, OpCall};
-use super::{Comm, Datatype, Detail, ObjectKind, Universe};
+use super::{Comm, Datatype, ObjectKind, Universe};
 
 /// One buffer argument with its count and datatype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,21 +165,12 @@ impl Universe {
         datatype: Datatype,
         signature: &[BasicKind],
     ) -> Result<()> {
-        let state = self.lock()?;
-        match state.object(ObjectKind::Datatype, datatype.0)?.detail {
-            Detail::Datatype { committed, size } => {
-                if !committed {
-                    return Err(Error::NotCommitted);
-                }
-                if size != signature_size(signature) as u64 {
-                    return Err(Error::Internal(
-                        "a signature of another size than its datatype",
-                    ));
-                }
-                Ok(())
-            }
-            _ => Err(Error::Internal("a datatype slot without a datatype")),
+        if self.type_size_for_transfer(datatype)? != signature_size(signature) as u64 {
+            return Err(Error::Internal(
+                "a signature of another size than its datatype",
+            ));
         }
+        Ok(())
     }
 
     fn collective_comm(&self, comm: Comm) -> Result<()> {

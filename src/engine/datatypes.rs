@@ -3,6 +3,7 @@
 use std::ffi::{c_int, c_long, c_longlong, c_short};
 use std::mem::size_of;
 
+use super::typemap::{Basic, TypeMap};
 use super::value::Fint;
 use crate::abi as c;
 
@@ -10,6 +11,8 @@ use crate::abi as c;
 pub(crate) struct Predefined {
     pub(crate) handle: usize,
     pub(crate) name: &'static str,
+    // Read by the test that checks every type map against it.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) size: u64,
 }
 
@@ -108,4 +111,117 @@ predefined! {
     MPIATTR_HANDLE_MPI_REAL16 = 16;
     MPIATTR_HANDLE_MPI_COMPLEX16 = 16;
     MPIATTR_HANDLE_MPI_COMPLEX32 = 32;
+}
+
+/// The type map of a predefined datatype: its basic kind, or its two members for the pair
+/// types of MINLOC/MAXLOC.
+pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {
+    use Basic::*;
+    let int = |bytes: usize, signed: bool| Int {
+        bytes: bytes as u8,
+        external: bytes as u8,
+        signed,
+    };
+    // external32 gives C long 4 bytes whatever its native size.
+    let long = |signed: bool| Int {
+        bytes: size_of::<c_long>() as u8,
+        external: 4,
+        signed,
+    };
+    let c_int = int(size_of::<c_int>(), true);
+    let fint = int(FINT, true);
+    let index = Some(index);
+    let pair = |first: Basic, second: Basic| {
+        let align = second.alignment().max(1) as i64;
+        let disp = (first.size() as i64 + align - 1) / align * align;
+        TypeMap::pair(first, second, disp, index)
+    };
+    let kind = match predefined.c_name() {
+        "MPI_FLOAT_INT" => return pair(Real(4), c_int),
+        "MPI_DOUBLE_INT" => return pair(Real(8), c_int),
+        "MPI_LONG_INT" => return pair(long(true), c_int),
+        "MPI_2INT" => return pair(c_int, c_int),
+        "MPI_SHORT_INT" => return pair(int(size_of::<c_short>(), true), c_int),
+        "MPI_LONG_DOUBLE_INT" => return pair(LongDouble, c_int),
+        "MPI_2REAL" => return pair(Real(4), Real(4)),
+        "MPI_2DOUBLE_PRECISION" => return pair(Real(8), Real(8)),
+        "MPI_2INTEGER" => return pair(fint, fint),
+        "MPI_AINT" => int(size_of::<isize>(), true),
+        "MPI_COUNT" | "MPI_OFFSET" | "MPI_INT64_T" | "MPI_INTEGER8" => int(8, true),
+        "MPI_PACKED" => Packed,
+        "MPI_SHORT" => int(size_of::<c_short>(), true),
+        "MPI_UNSIGNED_SHORT" => int(size_of::<c_short>(), false),
+        "MPI_INT" => c_int,
+        "MPI_UNSIGNED" => int(size_of::<c_int>(), false),
+        "MPI_LONG" => long(true),
+        "MPI_UNSIGNED_LONG" => long(false),
+        "MPI_LONG_LONG" => int(size_of::<c_longlong>(), true),
+        "MPI_UNSIGNED_LONG_LONG" => int(size_of::<c_longlong>(), false),
+        "MPI_FLOAT" | "MPI_REAL" | "MPI_REAL4" => Real(4),
+        "MPI_DOUBLE" | "MPI_DOUBLE_PRECISION" | "MPI_REAL8" => Real(8),
+        "MPI_REAL2" => Real(2),
+        "MPI_REAL16" => Real(16),
+        "MPI_COMPLEX4" => Complex(2),
+        "MPI_C_FLOAT_COMPLEX" | "MPI_CXX_FLOAT_COMPLEX" | "MPI_COMPLEX" | "MPI_COMPLEX8" => {
+            Complex(4)
+        }
+        "MPI_C_DOUBLE_COMPLEX"
+        | "MPI_CXX_DOUBLE_COMPLEX"
+        | "MPI_DOUBLE_COMPLEX"
+        | "MPI_COMPLEX16" => Complex(8),
+        "MPI_COMPLEX32" => Complex(16),
+        "MPI_LONG_DOUBLE" => LongDouble,
+        "MPI_C_LONG_DOUBLE_COMPLEX" | "MPI_CXX_LONG_DOUBLE_COMPLEX" => LongDoubleComplex,
+        "MPI_LOGICAL" => Logical(FINT as u8),
+        "MPI_INTEGER" => fint,
+        "MPI_CHARACTER" | "MPI_CHAR" => Char,
+        "MPI_C_BOOL" | "MPI_CXX_BOOL" => Bool,
+        "MPI_WCHAR" => WChar,
+        "MPI_INT8_T" | "MPI_SIGNED_CHAR" | "MPI_INTEGER1" => int(1, true),
+        "MPI_UINT8_T" | "MPI_UNSIGNED_CHAR" => int(1, false),
+        "MPI_BYTE" => Byte,
+        "MPI_INT16_T" | "MPI_INTEGER2" => int(2, true),
+        "MPI_UINT16_T" => int(2, false),
+        "MPI_INT32_T" | "MPI_INTEGER4" => int(4, true),
+        "MPI_UINT32_T" => int(4, false),
+        "MPI_UINT64_T" => int(8, false),
+        "MPI_INTEGER16" => int(16, true),
+        "MPI_LOGICAL1" => Logical(1),
+        "MPI_LOGICAL2" => Logical(2),
+        "MPI_LOGICAL4" => Logical(4),
+        "MPI_LOGICAL8" => Logical(8),
+        "MPI_LOGICAL16" => Logical(16),
+        // Every row of PREDEFINED is named above (a test checks it); a byte otherwise.
+        _ => Byte,
+    };
+    TypeMap::basic(kind, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_predefined_type_has_a_kind_of_its_size() {
+        for (i, p) in PREDEFINED.iter().enumerate() {
+            let map = type_map(i as u32, p);
+            assert_eq!(map.size(), p.size, "{}", p.c_name());
+            assert!(
+                map.basic_kind() != Some(Basic::Byte) || p.c_name() == "MPI_BYTE",
+                "{} has no kind",
+                p.c_name()
+            );
+            assert_eq!(map.predefined_index(), Some(i as u32));
+        }
+        let by_name = |name: &str| {
+            let i = PREDEFINED.iter().position(|p| p.c_name() == name).unwrap();
+            type_map(i as u32, &PREDEFINED[i])
+        };
+        // The pairs' C struct layouts.
+        assert_eq!(by_name("MPI_DOUBLE_INT").extent(), 16);
+        assert_eq!(by_name("MPI_SHORT_INT").extent(), 8);
+        assert_eq!(by_name("MPI_LONG_DOUBLE_INT").extent(), 32);
+        assert_eq!(by_name("MPI_2INT").signature().len(), 1);
+        assert_eq!(by_name("MPI_2INT").elements(), 2);
+    }
 }

@@ -70,6 +70,9 @@ pub enum Error {
     /// A negative or too large count.
     #[error("invalid count")]
     InvalidCount,
+    /// A datatype that cannot be used here (uncommitted, or no contents to return).
+    #[error("invalid datatype: {0}")]
+    InvalidType(&'static str),
     /// A negative size.
     #[error("invalid size")]
     InvalidSize,
@@ -125,12 +128,14 @@ pub enum Error {
     /// A tag below 0 or above `MPI_TAG_UB` (other than `MPI_ANY_TAG` where allowed).
     #[error("invalid tag {0}")]
     InvalidTag(i32),
-    /// A message longer than the receive buffer: what fits was delivered.
-    #[error("message of {length} bytes truncated to the receive buffer's {capacity} bytes")]
+    /// Data longer than the buffer that takes it: a message longer than the receive buffer
+    /// (what fits was delivered), a pack into too small a buffer, an unpack of more than the
+    /// packed data holds.
+    #[error("{length} bytes of data for {capacity} bytes of room: truncated")]
     Truncated {
-        /// The message's packed length.
+        /// The data's packed length.
         length: u64,
-        /// The receive buffer's capacity.
+        /// The room the buffer has.
         capacity: u64,
     },
     /// A blocking call that nothing in this process could ever complete (docs/semantics.md
@@ -256,6 +261,7 @@ impl Error {
                 ErrorClass::Arg
             }
             Error::InvalidCount => ErrorClass::Count,
+            Error::InvalidType(_) => ErrorClass::Type,
             Error::InvalidSize => ErrorClass::Size,
             Error::InvalidDisp => ErrorClass::Disp,
             Error::InvalidInfo => ErrorClass::Info,

@@ -180,7 +180,7 @@ fn truncation_delivers_what_fits() {
     assert_eq!(error.class(), ErrorClass::Truncate);
     assert_eq!(
         error.to_string(),
-        "message of 5 bytes truncated to the receive buffer's 3 bytes"
+        "5 bytes of data for 3 bytes of room: truncated"
     );
     // Posted first, truncated at the send.
     let receive = u.irecv(cap(2), me(0)).unwrap();

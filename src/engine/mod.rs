@@ -39,7 +39,9 @@ mod predefined;
 mod requests;
 mod sessions;
 mod table;
+mod type_api;
 mod typed;
+pub mod typemap;
 pub(crate) mod valgrind;
 mod value;
 
@@ -68,6 +70,7 @@ pub use requests::{
 pub use sessions::{Session, SessionData, PSETS};
 use table::PREDEFINED_GENERATION;
 pub use table::{Id, MAX_LIVE_OBJECTS};
+pub use type_api::{TypeClass, TypeContents, TypeEnvelope};
 pub use typed::{TypedCopy, TypedKeyval};
 pub use value::{Fint, Language, Word};
 
@@ -301,9 +304,16 @@ impl Drop for Memory {
 
 #[derive(Debug)]
 enum Detail {
-    Comm { name: Vec<u8> },
-    Datatype { size: u64, committed: bool },
-    Win { _memory: Option<Memory> },
+    Comm {
+        name: Vec<u8>,
+    },
+    Datatype {
+        map: Arc<typemap::TypeMap>,
+        committed: bool,
+    },
+    Win {
+        _memory: Option<Memory>,
+    },
 }
 
 #[derive(Debug)]
@@ -909,10 +919,10 @@ impl Universe {
             world.predefined = true;
             state.table_mut(ObjectKind::Comm).insert_predefined(world);
         }
-        for predefined in datatypes::PREDEFINED {
+        for (index, predefined) in datatypes::PREDEFINED.iter().enumerate() {
             let mut datatype = ObjectData::new(
                 Detail::Datatype {
-                    size: predefined.size,
+                    map: Arc::new(datatypes::type_map(index as u32, predefined)),
                     committed: true,
                 },
                 ErrorHandler::Fatal,
@@ -1601,8 +1611,8 @@ impl Universe {
             let data = state.object(kind, source)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
-                Detail::Datatype { size, committed } => Detail::Datatype {
-                    size: *size,
+                Detail::Datatype { map, committed } => Detail::Datatype {
+                    map: Arc::new(typemap::dup(map)?),
                     committed: *committed,
                 },
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
@@ -1891,34 +1901,17 @@ impl Universe {
 
     /// MPI_Type_contiguous: a new, uncommitted datatype without attributes.
     pub fn type_contiguous(&self, count: usize, old: Datatype) -> Result<Datatype> {
-        let mut state = self.lock()?;
-        let size = match state.object(ObjectKind::Datatype, old.0)?.detail {
-            Detail::Datatype { size, .. } => size,
-            _ => {
-                return Err(Error::InvalidHandle(
-                    ObjectKind::Datatype,
-                    HandleProblem::Unknown,
-                ))
-            }
-        };
-        let size = size.checked_mul(count as u64).ok_or(Error::InvalidCount)?;
-        let data = ObjectData::new(
-            Detail::Datatype {
-                size,
-                committed: false,
-            },
-            ErrorHandler::Fatal,
-        );
-        Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
+        let count = i64::try_from(count).map_err(|_| Error::InvalidCount)?;
+        self.type_build(&[old], |maps| typemap::contiguous(count, &maps[0], false))
     }
 
-    /// MPI_Type_commit.
+    /// MPI_Type_commit: compiles the type map to its flat block list (once).
     pub fn type_commit(&self, datatype: Datatype) -> Result<()> {
-        if let Detail::Datatype { committed, .. } = &mut self
-            .lock()?
-            .object_mut(ObjectKind::Datatype, datatype.0)?
-            .detail
+        let mut state = self.lock()?;
+        if let Detail::Datatype { map, committed } =
+            &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail
         {
+            map.flat();
             *committed = true;
         }
         Ok(())
@@ -1928,36 +1921,12 @@ impl Universe {
     /// (predefined datatypes are). Errors: an invalid handle, [`Error::NotCommitted`] (both
     /// `MPI_ERR_TYPE`).
     pub fn type_size_for_transfer(&self, datatype: Datatype) -> Result<u64> {
-        match self
-            .lock()?
-            .object(ObjectKind::Datatype, datatype.0)?
-            .detail
-        {
-            Detail::Datatype {
-                size,
-                committed: true,
-            } => Ok(size),
-            Detail::Datatype { .. } => Err(Error::NotCommitted),
-            _ => Err(Error::InvalidHandle(
-                ObjectKind::Datatype,
-                HandleProblem::Unknown,
-            )),
-        }
+        Ok(self.type_committed_map(datatype)?.size())
     }
 
     /// MPI_Type_size, in bytes.
     pub fn type_size(&self, datatype: Datatype) -> Result<u64> {
-        match self
-            .lock()?
-            .object(ObjectKind::Datatype, datatype.0)?
-            .detail
-        {
-            Detail::Datatype { size, .. } => Ok(size),
-            _ => Err(Error::InvalidHandle(
-                ObjectKind::Datatype,
-                HandleProblem::Unknown,
-            )),
-        }
+        Ok(self.type_map(datatype)?.size())
     }
 
     /// MPI_Type_free.
