@@ -2,19 +2,17 @@
 //! the C shell over src/engine/collectives.rs and src/engine/ops.rs.
 //!
 //! The engine checks the arguments and says what moves (a [`Transfer`]); this shell copies
-//! it. As in src/capi/p2p.rs, every datatype so far is laid out contiguously, so a block of
-//! elements is its bytes. A predefined datatype's signature is its basic kind; a derived
-//! datatype's is taken as its bytes (`MPI_BYTE`), since the engine keeps only its size until
-//! the datatype engine records type maps: reductions on derived datatypes are refused with
-//! `MPI_ERR_OP` until then.
+//! it through src/capi/buffer.rs, which packs and unpacks any datatype's layout. A
+//! datatype's signature, as the engine checks it, is its predefined kind, or for a derived
+//! datatype the kinds of its elements in order (src/engine/basic.rs, `layout_kind`).
 
 use std::ffi::{c_int, c_void};
 
+use super::buffer::{self, Data};
 use super::handles;
-use super::p2p::{describe, input, output_address, Described};
 use super::universe;
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
-use crate::engine::basic::predefined_kind;
+use crate::engine::basic::{layout_kind, predefined_kind};
 use crate::engine::{
     BasicKind, Error, HandleProblem, Op, OpCall, Place, Result, Side, Transfer, Universe,
 };
@@ -24,22 +22,24 @@ fn in_place(buf: *const c_void) -> bool {
     buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
 }
 
-/// The signature of one element of a described datatype.
-fn signature(handle: MPI_Datatype, described: &Described) -> Vec<BasicKind> {
-    let size = if described.count == 0 {
-        0
-    } else {
-        described.bytes / described.count as usize
-    };
-    match handles::predefined_name(handle as usize).and_then(predefined_kind) {
-        Some(kind) => vec![kind],
-        None => vec![BasicKind::Byte; size],
+/// The signature of one item of a described datatype.
+fn signature(data: &Data) -> Vec<BasicKind> {
+    let predefined = Universe::predefined_datatype_handle(data.datatype)
+        .and_then(|(_, name)| predefined_kind(name));
+    if let Some(kind) = predefined {
+        return vec![kind];
     }
+    let mut kinds = Vec::new();
+    for (basic, count) in data.map.signature() {
+        let kind = layout_kind(basic);
+        kinds.extend(std::iter::repeat(kind).take(count as usize));
+    }
+    kinds
 }
 
 /// A checked buffer argument with its signature (empty for `MPI_IN_PLACE`).
 struct Arg {
-    described: Option<Described>,
+    data: Option<Data>,
     signature: Vec<BasicKind>,
     address: usize,
 }
@@ -48,22 +48,22 @@ impl Arg {
     fn new(buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> Result<Arg> {
         if in_place(buf) {
             return Ok(Arg {
-                described: None,
+                data: None,
                 signature: Vec::new(),
                 address: buf as usize,
             });
         }
-        let described = describe(count, datatype)?;
-        let signature = signature(datatype, &described);
+        let data = buffer::describe(count, datatype)?;
+        let signature = signature(&data);
         Ok(Arg {
-            described: Some(described),
+            data: Some(data),
             signature,
             address: buf as usize,
         })
     }
 
     fn side(&self) -> Side<'_> {
-        match &self.described {
+        match &self.data {
             None => Side::InPlace,
             Some(d) => Side::Data {
                 count: d.count,
@@ -73,9 +73,18 @@ impl Arg {
         }
     }
 
-    /// The size of one element.
-    fn element(&self) -> usize {
-        self.signature.iter().map(|k| k.size()).sum()
+    /// The described data, `count` items of it, and its address moved by `displacement`
+    /// extents.
+    fn block(&self, count: usize, displacement: i64) -> Result<(Data, usize)> {
+        let data = self
+            .data
+            .as_ref()
+            .ok_or(Error::Internal("a transfer from or to MPI_IN_PLACE"))?;
+        let offset = i128::from(displacement) * i128::from(data.map.extent());
+        let address = usize::try_from(self.address as i128 + offset)
+            .map_err(|_| Error::InvalidArgument("displacement out of the address space"))?;
+        let count = i64::try_from(count).map_err(|_| Error::InvalidCount)?;
+        Ok((data.with_count(count)?, address))
     }
 }
 
@@ -87,16 +96,18 @@ unsafe fn apply(moved: Option<Transfer>, send: &Arg, recv: &Arg) -> Result<()> {
     let Some(moved) = moved else {
         return Ok(());
     };
-    let from = send.address + moved.send_displacement as usize * send.element();
-    let to = recv.address + moved.recv_displacement as usize * recv.element();
-    // SAFETY: the caller's contract; `moved.bytes` lie in both buffers.
-    let bytes = unsafe { input(from as *const c_void, moved.bytes, "the send buffer")? };
-    output_address(to as *mut c_void, moved.bytes, "the receive buffer")?;
-    if !bytes.is_empty() && from != to {
-        // SAFETY: valid for `moved.bytes` bytes each; `copy` allows overlap.
-        unsafe { std::ptr::copy(bytes.as_ptr(), to as *mut u8, moved.bytes) };
+    let (from_data, from) = send.block(moved.send_count, moved.send_displacement)?;
+    let (to_data, to) = recv.block(moved.recv_count, moved.recv_displacement)?;
+    // SAFETY: the caller's contract.
+    unsafe {
+        buffer::copy(
+            &from_data,
+            from,
+            &to_data,
+            to,
+            ("the send buffer", "the receive buffer"),
+        )
     }
-    Ok(())
 }
 
 fn op_of(op: MPI_Op) -> Result<Op> {
@@ -151,7 +162,7 @@ unsafe fn rootless_reduction(
     let comm = handles::comm(comm)?;
     let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
     let datatype = recv
-        .described
+        .data
         .as_ref()
         .map(|d| d.datatype)
         .ok_or(Error::InPlace("the receive buffer"))?;
@@ -265,7 +276,7 @@ pub(super) unsafe fn reduce(
     let comm = handles::comm(comm)?;
     let (place, send, recv) = reduction(sendbuf, recvbuf, count, datatype)?;
     let datatype = recv
-        .described
+        .data
         .as_ref()
         .map(|d| d.datatype)
         .ok_or(Error::InPlace("the receive buffer"))?;
@@ -425,32 +436,26 @@ pub(super) unsafe fn reduce_local(
         return Err(Error::InPlace("a buffer of MPI_Reduce_local"));
     }
     let inout = Arg::new(inoutbuf, count, datatype)?;
-    let described = inout
-        .described
+    let data = inout
+        .data
         .as_ref()
         .ok_or(Error::InPlace("a buffer of MPI_Reduce_local"))?;
     let call = universe.reduce_local(
         op_of(op)?,
         i64::from(count),
-        described.datatype,
+        data.datatype,
         &inout.signature,
     )?;
     let OpCall::Predefined(predefined) = call else {
         return Err(Error::Internal("user ops are not reachable from C yet"));
     };
-    // SAFETY: the buffers the program named, `described.bytes` long each.
-    let input = unsafe { input(inbuf, described.bytes, "inbuf")? }.to_vec();
-    output_address(inoutbuf, described.bytes, "inoutbuf")?;
-    if described.bytes == 0 {
-        return Ok(());
-    }
-    // SAFETY: as above; `input` is a copy, so the two may overlap.
-    let inout_bytes =
-        unsafe { std::slice::from_raw_parts_mut(inoutbuf.cast::<u8>(), described.bytes) };
-    predefined.apply(
-        described.count as usize,
-        &inout.signature,
-        &input,
-        inout_bytes,
-    )
+    // SAFETY: the buffers the program named; both are read into packed copies before the
+    // result is written back, so they may overlap.
+    let input = unsafe { data.read(inbuf as usize, "inbuf")? }.into_owned();
+    // SAFETY: as above.
+    let mut result = unsafe { data.read(inoutbuf as usize, "inoutbuf")? }.into_owned();
+    predefined.apply(data.count as usize, &inout.signature, &input, &mut result)?;
+    let layout = data.layout();
+    // SAFETY: as above; no reference to the program's memory is live.
+    unsafe { buffer::deliver(inoutbuf as usize, layout.as_ref(), &result, "inoutbuf") }
 }

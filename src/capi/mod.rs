@@ -11,6 +11,7 @@
 pub(crate) use crate::ffi::{handles, universe, Out};
 
 mod attr;
+mod buffer;
 mod coll;
 mod comm;
 mod datatype;

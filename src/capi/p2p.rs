@@ -1,88 +1,19 @@
 //! Point-to-point with oneself (MPI-4.1 chapter 3) and the request functions: the C shell
 //! over src/engine/messages.rs and src/engine/requests.rs.
 //!
-//! Data moves as packed bytes. Every datatype the library can build so far (the predefined
-//! ones, `MPI_Type_contiguous` and `MPI_Type_dup` of them) lays its elements out contiguously,
-//! so `count` elements at `buf` are the `count * size` bytes there and packing is a copy;
-//! the other constructors bring their own layouts with the datatype engine.
+//! Data moves as packed bytes: src/capi/buffer.rs reads a send buffer of any datatype into
+//! them (the memory itself when the items lie back to back), and a receive keeps its
+//! datatype's layout to unpack them at completion, even if the program frees the datatype
+//! meanwhile.
 
+use std::borrow::Cow;
 use std::ffi::{c_int, c_void};
 
+use super::buffer;
 use super::handles::{self, decode, encode_handle, null};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Request, MPI_Status};
-use crate::engine::{
-    Completion, Datatype, Envelope, Error, Request, Result, SendMode, Status, UserBuffer,
-};
-
-/// `count` elements of a datatype usable for communication (committed), and their packed
-/// size in bytes.
-pub(crate) struct Described {
-    pub(crate) datatype: Datatype,
-    pub(crate) count: i64,
-    pub(crate) bytes: usize,
-}
-
-/// Checks a count and a datatype argument: `MPI_ERR_COUNT` for a negative count, `MPI_ERR_TYPE`
-/// for an invalid or uncommitted datatype.
-pub(crate) fn describe(count: c_int, datatype: MPI_Datatype) -> Result<Described> {
-    let count = i64::from(count);
-    if count < 0 {
-        return Err(Error::InvalidCount);
-    }
-    let datatype = handles::datatype(datatype)?;
-    let size = universe()?.type_size_for_transfer(datatype)?;
-    let bytes = (size as u128 * count as u128)
-        .try_into()
-        .ok()
-        .filter(|&b: &usize| b <= isize::MAX as usize)
-        .ok_or(Error::InvalidCount)?;
-    Ok(Described {
-        datatype,
-        count,
-        bytes,
-    })
-}
-
-/// The `bytes` bytes at `buf`, for reading. NULL with data to read is `MPI_ERR_BUFFER`.
-///
-/// # Safety
-/// `buf` is NULL or valid for reads of `bytes` bytes (the caller's MPI contract).
-pub(crate) unsafe fn input<'a>(
-    buf: *const c_void,
-    bytes: usize,
-    what: &'static str,
-) -> Result<&'a [u8]> {
-    if bytes == 0 {
-        return Ok(&[]);
-    }
-    if buf.is_null() || buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize {
-        return Err(Error::InvalidBuffer(what));
-    }
-    // SAFETY: non-null and valid for `bytes` bytes (the caller's contract).
-    Ok(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), bytes) })
-}
-
-/// Checks that `buf` can receive `bytes` bytes: NULL or `MPI_IN_PLACE` with data to receive is
-/// `MPI_ERR_BUFFER`.
-pub(crate) fn output_address(buf: *mut c_void, bytes: usize, what: &'static str) -> Result<usize> {
-    if bytes != 0 && (buf.is_null() || buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize) {
-        return Err(Error::InvalidBuffer(what));
-    }
-    Ok(buf as usize)
-}
-
-/// Copies delivered bytes to the address their receive named.
-///
-/// # Safety
-/// `address` is valid for writes of `bytes.len()` bytes: the receive buffer the program
-/// named, alive until the receive completes (MPI-4.1 §3.7.2).
-pub(crate) unsafe fn deliver(address: usize, bytes: &[u8]) {
-    if !bytes.is_empty() {
-        // SAFETY: the caller's contract; the engine never delivers more than the capacity.
-        unsafe { std::ptr::copy(bytes.as_ptr(), address as *mut u8, bytes.len()) };
-    }
-}
+use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
 
 /// Writes a status unless it is `MPI_STATUS_IGNORE`, `MPI_ERROR` included (`MPI_SUCCESS` in an
 /// empty status, MPI-4.1 §3.7.3; the standard leaves it undefined after a single completion
@@ -121,11 +52,20 @@ fn read_status(status: &MPI_Status) -> Status {
 /// call's.
 ///
 /// # Safety
-/// As for [`deliver`] and [`write_status`].
+/// As for [`buffer::deliver`] and [`write_status`].
 unsafe fn finish(completion: Completion, status: *mut MPI_Status) -> Result<()> {
     if let Some(delivery) = &completion.delivery {
-        // SAFETY: the receive buffer its call named (the caller's contract).
-        unsafe { deliver(delivery.buffer.address, &delivery.bytes) };
+        let to = &delivery.buffer;
+        // SAFETY: the receive buffer its call named (the caller's contract); checked when the
+        // receive started, so this cannot fail.
+        unsafe {
+            buffer::deliver(
+                to.address,
+                to.layout.as_ref(),
+                &delivery.bytes,
+                "the receive buffer",
+            )?
+        };
     }
     // SAFETY: the caller's contract.
     unsafe { write_status(status, &completion.status) };
@@ -151,15 +91,15 @@ unsafe fn send_from<'a>(
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
-) -> Result<(&'a [u8], Envelope)> {
-    let data = describe(count, datatype)?;
+) -> Result<(Cow<'a, [u8]>, Envelope)> {
+    let data = buffer::describe(count, datatype)?;
     let to = Envelope {
         rank: dest,
         tag,
         comm: handles::comm(comm)?,
     };
     // SAFETY: the caller's contract.
-    let bytes = unsafe { input(buf, data.bytes, "the send buffer")? };
+    let bytes = unsafe { data.read(buf as usize, "the send buffer")? };
     Ok((bytes, to))
 }
 
@@ -171,17 +111,19 @@ fn receive_into(
     tag: c_int,
     comm: MPI_Comm,
 ) -> Result<(UserBuffer, Envelope)> {
-    let data = describe(count, datatype)?;
+    let data = buffer::describe(count, datatype)?;
     let from = Envelope {
         rank: source,
         tag,
         comm: handles::comm(comm)?,
     };
+    data.check_output(buf as usize, "the receive buffer")?;
     let buffer = UserBuffer {
-        address: output_address(buf, data.bytes, "the receive buffer")?,
+        address: buf as usize,
         count: data.count,
         datatype: data.datatype,
         bytes: data.bytes as u64,
+        layout: data.layout(),
     };
     Ok((buffer, from))
 }
@@ -203,7 +145,7 @@ unsafe fn blocking_send(
     universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
                  // SAFETY: `buf` holds the message (the caller's contract).
     let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
-    universe()?.send(mode, bytes, to)
+    universe()?.send(mode, &bytes, to)
 }
 
 /// A nonblocking send of `count` elements at `buf` (copied at once).
@@ -224,7 +166,7 @@ unsafe fn nonblocking_send(
     universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
                  // SAFETY: `buf` holds the message (the caller's contract).
     let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, tag, comm)? };
-    let started = universe()?.isend(mode, bytes.to_vec(), to)?;
+    let started = universe()?.isend(mode, bytes.into_owned(), to)?;
     request.set(encode_handle(started));
     Ok(())
 }
@@ -399,7 +341,7 @@ pub(super) unsafe fn sendrecv(
                  // SAFETY: `sendbuf` holds the message (the caller's contract).
     let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
     let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
-    let done = universe()?.sendrecv(bytes.to_vec(), to, buffer, from)?;
+    let done = universe()?.sendrecv(bytes.into_owned(), to, buffer, from)?;
     // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
     unsafe { finish(done, status) }
 }
@@ -420,7 +362,7 @@ pub(super) unsafe fn sendrecv_replace(
     universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
                  // SAFETY: `buf` holds the message (the caller's contract).
     let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
-    let copy = bytes.to_vec();
+    let copy = bytes.into_owned();
     let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
     let done = universe()?.sendrecv(copy, to, buffer, from)?;
     // SAFETY: `buf` is the receive buffer; `status` NULL or valid.

@@ -13,6 +13,7 @@
 use std::ffi::{c_int, c_long, c_short};
 use std::mem::size_of;
 
+use super::typemap::Basic;
 use super::value::Fint;
 
 /// The groups of basic datatypes of MPI-4.1 §6.9.2, which decide which predefined operations
@@ -387,6 +388,57 @@ pub fn predefined_kind(name: &str) -> Option<BasicKind> {
         "MPI_2INTEGER" => TwoInteger,
         _ => return None,
     })
+}
+
+/// The kind of an element of a derived datatype, from the layout the datatype engine keeps
+/// for it ([`Basic`]): its size, signedness and class. A C integer and a Fortran integer of
+/// the same size map to the same C kind, as do `MPI_AINT`, `MPI_OFFSET` and `MPI_COUNT` to
+/// `I64`; the predefined ops accept the same sets of these (MPI-4.1 §6.9.2), so reductions on
+/// derived datatypes are checked as precisely as the standard asks. A predefined datatype's
+/// own kind comes from [`predefined_kind`].
+pub fn layout_kind(basic: Basic) -> BasicKind {
+    use BasicKind::*;
+    match basic {
+        Basic::Int {
+            bytes,
+            signed: true,
+            ..
+        } => match bytes {
+            1 => I8,
+            2 => I16,
+            4 => I32,
+            8 => I64,
+            _ => FInt16,
+        },
+        Basic::Int { bytes, .. } => match bytes {
+            1 => U8,
+            2 => U16,
+            4 => U32,
+            8 => U64,
+            // No predefined unsigned integer of 16 bytes exists.
+            _ => Byte,
+        },
+        Basic::Real(2) => F16,
+        Basic::Real(4) => F32,
+        Basic::Real(8) => F64,
+        Basic::Real(_) => F128,
+        Basic::LongDouble => LongDouble,
+        Basic::Complex(2) => ComplexF16,
+        Basic::Complex(4) => ComplexF32,
+        Basic::Complex(8) => ComplexF64,
+        Basic::Complex(_) => ComplexF128,
+        Basic::LongDoubleComplex => ComplexLongDouble,
+        Basic::Logical(1) => Logical1,
+        Basic::Logical(2) => Logical2,
+        Basic::Logical(4) => Logical4,
+        Basic::Logical(8) => Logical8,
+        Basic::Logical(_) => Logical16,
+        Basic::Bool => CBool,
+        Basic::Char => Char,
+        Basic::WChar => WChar,
+        Basic::Byte => Byte,
+        Basic::Packed => Packed,
+    }
 }
 
 /// Bytes of one element of a datatype whose signature is `signature`.

@@ -51,7 +51,7 @@ pub struct Envelope {
 }
 
 /// A send as posted: what a persistent send repeats at each start.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct SendSpec {
     mode: SendMode,
     to: Envelope,
@@ -59,7 +59,7 @@ pub(crate) struct SendSpec {
 }
 
 /// A receive as posted.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct RecvSpec {
     from: Envelope,
     buffer: UserBuffer,
@@ -253,7 +253,7 @@ impl State {
             Some(RequestData {
                 kind: Kind::Recv { spec },
                 ..
-            }) => Some(*spec),
+            }) => Some(spec.clone()),
             _ => None,
         }
     }
@@ -403,7 +403,7 @@ impl State {
         }
         match &entry.kind {
             Kind::Send { spec, .. } => {
-                let spec = *spec;
+                let spec = spec.clone();
                 if spec.to.rank == PROC_NULL {
                     entry.phase = Phase::Done(Box::new(Completion::empty()));
                     return Ok(());
@@ -422,7 +422,7 @@ impl State {
                 }
             }
             Kind::Recv { spec } => {
-                let spec = *spec;
+                let spec = spec.clone();
                 if spec.from.rank == PROC_NULL {
                     entry.phase = Phase::Done(Box::new(proc_null_completion()));
                     return Ok(());
@@ -538,7 +538,8 @@ impl State {
         let send = p.send;
         let peer = p.peer;
         let round = p.round;
-        let empty = (p.partitions == 0).then(|| received(p.buffer, p.envelope.tag, Vec::new()));
+        let empty =
+            (p.partitions == 0).then(|| received(p.buffer.clone(), p.envelope.tag, Vec::new()));
         let entry = self.requests.get_mut(id).ok_or(Error::InvalidRequest)?;
         if proc_null {
             entry.phase = Phase::Done(Box::new(proc_null_completion()));
@@ -587,7 +588,7 @@ impl State {
             let buffer = UserBuffer {
                 count: receiver.buffer.count * receiver.partitions as i64,
                 bytes: receiver.total() as u64,
-                ..receiver.buffer
+                ..receiver.buffer.clone()
             };
             let data = receiver.data.clone();
             let tag = receiver.envelope.tag;
@@ -745,14 +746,20 @@ impl Universe {
         let mut state = self.lock()?;
         state.check_live()?;
         state.context(from.comm)?;
+        let proc_null = check_envelope(&from, true)?;
+        if !proc_null {
+            buffer.check()?;
+        }
         let spec = RecvSpec { from, buffer };
-        if check_envelope(&from, true)? {
+        if proc_null {
             let mut data = RequestData::done(Kind::Recv { spec }, Status::proc_null());
             data.phase = Phase::Done(Box::new(proc_null_completion()));
             return state.new_request(data);
         }
-        buffer.check()?;
-        let request = state.new_request(RequestData::active(Kind::Recv { spec }, false))?;
+        let request = state.new_request(RequestData::active(
+            Kind::Recv { spec: spec.clone() },
+            false,
+        ))?;
         state.post_recv(request.0, spec);
         self.progressed();
         Ok(request)
@@ -934,9 +941,9 @@ impl Universe {
     /// The buffer a persistent send or receive (or a partitioned one) was made with.
     pub fn request_buffer(&self, request: Request) -> Result<Option<UserBuffer>> {
         Ok(match &self.lock()?.request(request)?.kind {
-            Kind::Send { spec, .. } => spec.buffer,
-            Kind::Recv { spec } => Some(spec.buffer),
-            Kind::Partitioned(p) => Some(p.buffer),
+            Kind::Send { spec, .. } => spec.buffer.clone(),
+            Kind::Recv { spec } => Some(spec.buffer.clone()),
+            Kind::Partitioned(p) => Some(p.buffer.clone()),
             _ => None,
         })
     }

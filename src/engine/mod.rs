@@ -64,8 +64,8 @@ pub use messages::{
 };
 pub use ops::{Op, OpCall, PredefinedOp, UserFunction, UserOp};
 pub use requests::{
-    Completion, Delivery, GeneralizedRequest, Status, UserBuffer, ANY_SOURCE, ANY_TAG, PROC_NULL,
-    UNDEFINED,
+    Completion, Delivery, GeneralizedRequest, Layout, Status, UserBuffer, ANY_SOURCE, ANY_TAG,
+    PROC_NULL, UNDEFINED,
 };
 pub use sessions::{Session, SessionData, PSETS};
 use table::PREDEFINED_GENERATION;

@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use super::messages::{Partitioned, RecvSpec, SendSpec};
+use super::typemap::TypeMap;
 use super::{Datatype, Error, Id, Request, Result, State, ThreadLevel, Universe};
 
 /// `MPI_ANY_SOURCE`.
@@ -85,10 +86,25 @@ impl Status {
     }
 }
 
+/// The layout of a buffer's elements when they are not one contiguous block: the datatype's
+/// committed type map, kept with a receive so that its data can be unpacked at completion
+/// even if the program freed the datatype meanwhile (MPI-4.1 §5.1.10: freeing a datatype does
+/// not affect communication that uses it). Two layouts are equal when they are the same map.
+#[derive(Clone, Debug)]
+pub struct Layout(pub Arc<TypeMap>);
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Layout {}
+
 /// Where the data of a receive goes, as the shell described it: plain data that the engine
 /// keeps with the request and hands back with the bytes at completion, so that the shell can
 /// unpack them there (the receive buffer is undefined until then, MPI-4.1 §3.7.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserBuffer {
     /// The buffer's address in the program (0 for a Rust caller that needs none).
     pub address: usize,
@@ -98,6 +114,8 @@ pub struct UserBuffer {
     pub datatype: Datatype,
     /// The bytes `count` elements take packed: a receive's capacity, a send's length.
     pub bytes: u64,
+    /// Their layout, unless they are `bytes` contiguous bytes at `address`.
+    pub layout: Option<Layout>,
 }
 
 impl UserBuffer {
@@ -111,6 +129,7 @@ impl UserBuffer {
             )
             .unwrap_or(Datatype(super::predefined_id(0))),
             bytes,
+            layout: None,
         }
     }
 

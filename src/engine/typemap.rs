@@ -621,8 +621,9 @@ impl TypeMap {
         self.flat().runs.iter().map(|run| run.count).sum()
     }
 
-    /// Whether `count` items occupy one contiguous byte range starting at true_lb.
-    fn contiguous_items(&self) -> bool {
+    /// Whether items lie back to back as one contiguous byte range starting at true_lb:
+    /// `count` items are then `count * size` bytes from there.
+    pub fn contiguous_items(&self) -> bool {
         let flat = self.flat();
         flat.blocks.len() == 1
             && flat.blocks[0].disp == self.true_lb
@@ -1151,7 +1152,7 @@ pub fn darray(
 
 // ---- memory operations -------------------------------------------------------------------
 
-fn check_span(map: &TypeMap, count: u64, len: usize, origin: usize) -> Result<()> {
+fn check_span(map: &TypeMap, count: u64, len: usize, origin: isize) -> Result<()> {
     if let Some((low, high)) = map.span(count) {
         let origin = origin as i128;
         if origin + low < 0 || origin + high > len as i128 {
@@ -1163,7 +1164,7 @@ fn check_span(map: &TypeMap, count: u64, len: usize, origin: usize) -> Result<()
     Ok(())
 }
 
-fn at(origin: usize, item: u64, extent: i64, disp: i64) -> usize {
+fn at(origin: isize, item: u64, extent: i64, disp: i64) -> usize {
     (origin as i128 + item as i128 * extent as i128 + disp as i128) as usize
 }
 
@@ -1179,7 +1180,7 @@ pub fn pack(
     map: &TypeMap,
     count: u64,
     src: &[u8],
-    origin: usize,
+    origin: isize,
     out: &mut [u8],
     position: &mut usize,
 ) -> Result<()> {
@@ -1223,7 +1224,7 @@ pub fn unpack(
     map: &TypeMap,
     count: u64,
     dst: &mut [u8],
-    origin: usize,
+    origin: isize,
 ) -> Result<()> {
     check_span(map, count, dst.len(), origin)?;
     let total = pack_size(map, count)?;
@@ -1266,11 +1267,11 @@ pub fn copy(
     src_map: &TypeMap,
     src_count: u64,
     src: &[u8],
-    src_origin: usize,
+    src_origin: isize,
     dst_map: &TypeMap,
     dst_count: u64,
     dst: &mut [u8],
-    dst_origin: usize,
+    dst_origin: isize,
 ) -> Result<u64> {
     let total = pack_size(src_map, src_count)?;
     let room = pack_size(dst_map, dst_count)?;
@@ -1304,8 +1305,22 @@ pub fn copy(
     Ok(total)
 }
 
+/// Delivers a received message: writes the packed bytes `data` into the items of `map` in
+/// `dst` (item 0 at `origin`), whole items first and then part of the last one if the data
+/// ends inside it (a truncated receive delivers what fits). MPI_ERR_ARG, nothing written, if
+/// `dst` does not cover the items the data reaches.
+pub fn deliver(data: &[u8], map: &TypeMap, dst: &mut [u8], origin: isize) -> Result<()> {
+    if data.is_empty() {
+        return Ok(());
+    }
+    let items = (data.len() as u64).div_ceil(map.size.max(1));
+    check_span(map, items, dst.len(), origin)?;
+    scatter(data, map, dst, origin);
+    Ok(())
+}
+
 /// Writes the packed bytes `data` into items of `map`, stopping when the data ends.
-fn scatter(data: &[u8], map: &TypeMap, dst: &mut [u8], origin: usize) {
+fn scatter(data: &[u8], map: &TypeMap, dst: &mut [u8], origin: isize) {
     if map.contiguous_items() {
         let start = at(origin, 0, 0, map.true_lb);
         dst[start..start + data.len()].copy_from_slice(data);
@@ -1345,7 +1360,7 @@ pub fn pack_external(
     map: &TypeMap,
     count: u64,
     src: &[u8],
-    origin: usize,
+    origin: isize,
     out: &mut [u8],
     position: &mut usize,
 ) -> Result<()> {
@@ -1381,7 +1396,7 @@ pub fn unpack_external(
     map: &TypeMap,
     count: u64,
     dst: &mut [u8],
-    origin: usize,
+    origin: isize,
 ) -> Result<()> {
     check_span(map, count, dst.len(), origin)?;
     let total = pack_external_size(map, count)?;

@@ -308,6 +308,17 @@ fn buffers_are_checked() {
         Err(Error::Truncated { .. })
     ));
     assert_eq!(pos, 6);
+    // A type whose data starts past the buffer address: the slice may start at the data, the
+    // buffer address then lies before it (a negative origin, as with absolute addresses).
+    let later = hindexed(&[1], &[8], &int, false).unwrap();
+    let data = 7i32.to_ne_bytes();
+    let mut packed = [0u8; 4];
+    pack(&later, 1, &data, -8, &mut packed, &mut 0).unwrap();
+    assert_eq!(packed, data);
+    assert!(matches!(
+        pack(&later, 1, &data, -9, &mut packed, &mut 0),
+        Err(Error::InvalidArgument(_))
+    ));
     let mut dst = [0u8; 4];
     assert!(matches!(
         copy(&int, 2, &src, 0, &int, 1, &mut dst, 0),
@@ -446,7 +457,7 @@ fn random_type(rng: &mut Rng, depth: u32) -> Arc<TypeMap> {
     Arc::new(map.unwrap())
 }
 
-fn buffer(map: &TypeMap, count: u64, rng: &mut Rng) -> (Vec<u8>, usize) {
+fn buffer(map: &TypeMap, count: u64, rng: &mut Rng) -> (Vec<u8>, isize) {
     match map.span(count) {
         None => (Vec::new(), 0),
         Some((low, high)) => {
@@ -454,7 +465,7 @@ fn buffer(map: &TypeMap, count: u64, rng: &mut Rng) -> (Vec<u8>, usize) {
             let low = low.min(0);
             let len = (high - low) as usize;
             let data = (0..len).map(|_| rng.next() as u8).collect();
-            (data, (-low) as usize)
+            (data, (-low) as isize)
         }
     }
 }
