@@ -13,7 +13,7 @@
 use std::ffi::{c_int, c_long, c_short};
 use std::mem::size_of;
 
-use super::typemap::Basic;
+use super::typemap::{Basic, IntFamily};
 use super::value::Fint;
 
 /// The groups of basic datatypes of MPI-4.1 §6.9.2, which decide which predefined operations
@@ -391,14 +391,27 @@ pub fn predefined_kind(name: &str) -> Option<BasicKind> {
 }
 
 /// The kind of an element of a derived datatype, from the layout the datatype engine keeps
-/// for it ([`Basic`]): its size, signedness and class. A C integer and a Fortran integer of
-/// the same size map to the same C kind, as do `MPI_AINT`, `MPI_OFFSET` and `MPI_COUNT` to
-/// `I64`; the predefined ops accept the same sets of these (MPI-4.1 §6.9.2), so reductions on
-/// derived datatypes are checked as precisely as the standard asks. A predefined datatype's
-/// own kind comes from [`predefined_kind`].
+/// for it ([`Basic`]): its size, signedness and language family. `MPI_AINT`, `MPI_OFFSET`
+/// and `MPI_COUNT` all map to `Aint` (the three are one group with the same ops, MPI-4.1
+/// §6.9.2). A predefined datatype's own kind comes from [`predefined_kind`].
 pub fn layout_kind(basic: Basic) -> BasicKind {
     use BasicKind::*;
     match basic {
+        Basic::Int {
+            family: IntFamily::MultiLanguage,
+            ..
+        } => Aint,
+        Basic::Int {
+            family: IntFamily::Fortran,
+            bytes,
+            ..
+        } => match bytes {
+            1 => FInt1,
+            2 => FInt2,
+            4 => FInt4,
+            8 => FInt8,
+            _ => FInt16,
+        },
         Basic::Int {
             bytes,
             signed: true,
@@ -407,16 +420,14 @@ pub fn layout_kind(basic: Basic) -> BasicKind {
             1 => I8,
             2 => I16,
             4 => I32,
-            8 => I64,
-            _ => FInt16,
+            // No predefined C integer is wider than 8 bytes.
+            _ => I64,
         },
         Basic::Int { bytes, .. } => match bytes {
             1 => U8,
             2 => U16,
             4 => U32,
-            8 => U64,
-            // No predefined unsigned integer of 16 bytes exists.
-            _ => Byte,
+            _ => U64,
         },
         Basic::Real(2) => F16,
         Basic::Real(4) => F32,

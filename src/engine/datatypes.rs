@@ -3,7 +3,7 @@
 use std::ffi::{c_int, c_long, c_longlong, c_short};
 use std::mem::size_of;
 
-use super::typemap::{Basic, TypeMap};
+use super::typemap::{Basic, IntFamily, TypeMap};
 use super::value::Fint;
 use crate::abi as c;
 
@@ -117,19 +117,24 @@ predefined! {
 /// types of MINLOC/MAXLOC.
 pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {
     use Basic::*;
-    let int = |bytes: usize, signed: bool| Int {
+    let sized = |family: IntFamily, bytes: usize, signed: bool| Int {
+        family,
         bytes: bytes as u8,
         external: bytes as u8,
         signed,
     };
+    let int = |bytes: usize, signed: bool| sized(IntFamily::C, bytes, signed);
+    let fortran = |bytes: usize| sized(IntFamily::Fortran, bytes, true);
+    let multi = |bytes: usize| sized(IntFamily::MultiLanguage, bytes, true);
     // external32 gives C long 4 bytes whatever its native size.
     let long = |signed: bool| Int {
+        family: IntFamily::C,
         bytes: size_of::<c_long>() as u8,
         external: 4,
         signed,
     };
     let c_int = int(size_of::<c_int>(), true);
-    let fint = int(FINT, true);
+    let fint = fortran(FINT);
     let index = Some(index);
     let pair = |first: Basic, second: Basic| {
         let align = second.alignment().max(1) as i64;
@@ -146,8 +151,10 @@ pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {
         "MPI_2REAL" => return pair(Real(4), Real(4)),
         "MPI_2DOUBLE_PRECISION" => return pair(Real(8), Real(8)),
         "MPI_2INTEGER" => return pair(fint, fint),
-        "MPI_AINT" => int(size_of::<isize>(), true),
-        "MPI_COUNT" | "MPI_OFFSET" | "MPI_INT64_T" | "MPI_INTEGER8" => int(8, true),
+        "MPI_AINT" => multi(size_of::<isize>()),
+        "MPI_COUNT" | "MPI_OFFSET" => multi(8),
+        "MPI_INT64_T" => int(8, true),
+        "MPI_INTEGER8" => fortran(8),
         "MPI_PACKED" => Packed,
         "MPI_SHORT" => int(size_of::<c_short>(), true),
         "MPI_UNSIGNED_SHORT" => int(size_of::<c_short>(), false),
@@ -177,15 +184,18 @@ pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {
         "MPI_CHARACTER" | "MPI_CHAR" => Char,
         "MPI_C_BOOL" | "MPI_CXX_BOOL" => Bool,
         "MPI_WCHAR" => WChar,
-        "MPI_INT8_T" | "MPI_SIGNED_CHAR" | "MPI_INTEGER1" => int(1, true),
+        "MPI_INT8_T" | "MPI_SIGNED_CHAR" => int(1, true),
+        "MPI_INTEGER1" => fortran(1),
         "MPI_UINT8_T" | "MPI_UNSIGNED_CHAR" => int(1, false),
         "MPI_BYTE" => Byte,
-        "MPI_INT16_T" | "MPI_INTEGER2" => int(2, true),
+        "MPI_INT16_T" => int(2, true),
+        "MPI_INTEGER2" => fortran(2),
         "MPI_UINT16_T" => int(2, false),
-        "MPI_INT32_T" | "MPI_INTEGER4" => int(4, true),
+        "MPI_INT32_T" => int(4, true),
+        "MPI_INTEGER4" => fortran(4),
         "MPI_UINT32_T" => int(4, false),
         "MPI_UINT64_T" => int(8, false),
-        "MPI_INTEGER16" => int(16, true),
+        "MPI_INTEGER16" => fortran(16),
         "MPI_LOGICAL1" => Logical(1),
         "MPI_LOGICAL2" => Logical(2),
         "MPI_LOGICAL4" => Logical(4),
@@ -200,6 +210,8 @@ pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::basic::{layout_kind, predefined_kind, BasicKind};
+    use crate::engine::PredefinedOp;
 
     #[test]
     fn every_predefined_type_has_a_kind_of_its_size() {
@@ -212,6 +224,24 @@ mod tests {
                 p.c_name()
             );
             assert_eq!(map.predefined_index(), Some(i as u32));
+        }
+        // A derived datatype's elements get their kind from the layout alone: of the same
+        // size and in the same op group as the predefined type's own kind (C and Fortran
+        // integers, and the multi-language types, share their ops).
+        for (i, p) in PREDEFINED.iter().enumerate() {
+            let map = type_map(i as u32, p);
+            let (Some(basic), Some(own)) = (map.basic_kind(), predefined_kind(p.c_name())) else {
+                continue;
+            };
+            let kind = layout_kind(basic);
+            assert_eq!(kind.size(), own.size(), "{}", p.c_name());
+            let same_ops = |k: BasicKind| {
+                PredefinedOp::ALL
+                    .iter()
+                    .map(|op| op.check(&[k], true).is_ok())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(same_ops(kind), same_ops(own), "{}", p.c_name());
         }
         let by_name = |name: &str| {
             let i = PREDEFINED.iter().position(|p| p.c_name() == name).unwrap();

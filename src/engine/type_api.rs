@@ -84,6 +84,7 @@ impl Universe {
             .find(|(_, range)| *range >= r)
             .ok_or(Error::InvalidArgument("no INTEGER kind has that range"))?;
         let kind = typemap::Basic::Int {
+            family: typemap::IntFamily::Fortran,
             bytes: *bytes,
             external: *bytes,
             signed: true,

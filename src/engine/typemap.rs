@@ -27,6 +27,9 @@ use super::error::{Error, Result};
 pub enum Basic {
     /// An integer of `bytes` native bytes, `external` bytes in external32.
     Int {
+        /// Which language's integer: the predefined ops differ (MPI-4.1 §6.9.2), and type
+        /// matching tells them apart.
+        family: IntFamily,
         /// Native size.
         bytes: u8,
         /// Size in external32 (differs for C `long`: 8 here, 4 in external32).
@@ -54,6 +57,17 @@ pub enum Basic {
     Byte,
     /// MPI_PACKED.
     Packed,
+}
+
+/// The language family of an integer element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntFamily {
+    /// A C integer (`MPI_INT`, `MPI_INT32_T`, ...).
+    C,
+    /// A Fortran integer (`MPI_INTEGER`, `MPI_INTEGERn`, `MPI_Type_create_f90_integer`).
+    Fortran,
+    /// `MPI_AINT`, `MPI_OFFSET`, `MPI_COUNT`.
+    MultiLanguage,
 }
 
 impl Basic {
@@ -94,6 +108,7 @@ impl Basic {
                 bytes,
                 external,
                 signed,
+                ..
             } if bytes != external => {
                 let value = int_from_native(native, signed);
                 let be = value.to_be_bytes();
@@ -120,6 +135,7 @@ impl Basic {
                 bytes,
                 external: ext,
                 signed,
+                ..
             } if bytes != ext => {
                 let mut be = [0u8; 16];
                 let negative = signed && external[0] & 0x80 != 0;

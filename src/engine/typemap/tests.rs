@@ -1,16 +1,19 @@
 use super::*;
 
 const INT: Basic = Basic::Int {
+    family: IntFamily::C,
     bytes: 4,
     external: 4,
     signed: true,
 };
 const SHORT: Basic = Basic::Int {
+    family: IntFamily::C,
     bytes: 2,
     external: 2,
     signed: true,
 };
 const LONG: Basic = Basic::Int {
+    family: IntFamily::C,
     bytes: 8,
     external: 4,
     signed: true,
