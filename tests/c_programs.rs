@@ -122,6 +122,7 @@ programs!(
     fatal_keyval,
     fatal_type,
     fatal_win,
+    groups_comms,
     finalize_order,
     handle_aliases,
     handle_numbers,
