@@ -139,6 +139,7 @@ programs!(
     predefined_attrs,
     profiling,
     reentrant,
+    sessions_abi,
     threads,
     threads_wide,
     type_copy,
