@@ -44,9 +44,14 @@ pub struct Procedure {
 }
 
 impl Procedure {
-    /// The parameters of the C binding (the data also lists Fortran's `ierror`).
+    /// The parameters of the C binding (the data also lists Fortran's `ierror`). A C
+    /// variadic tail (`MPI_Pcontrol(const int level, ...)`) is left out: the entry point
+    /// takes the named parameters only, which every C ABI the library targets passes the
+    /// same way to a variadic function (the extra arguments are never read).
     pub fn c_params(&self) -> impl Iterator<Item = &Param> {
-        self.params.iter().filter(|p| p.c_type != "-")
+        self.params
+            .iter()
+            .filter(|p| p.c_type != "-" && p.kind != "VARARGS")
     }
 }
 
@@ -107,6 +112,8 @@ pub struct Annotation {
     pub large: bool,
     /// Output arguments the body decodes itself (to keep an order of checks).
     pub raw: Vec<String>,
+    /// The `int` the function returns is a value, not an error code (`MPI_Comm_toint`).
+    pub value: bool,
 }
 
 impl Annotation {
@@ -120,7 +127,7 @@ impl Annotation {
 }
 
 /// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self|world [fast] [large]
-/// [raw=ARG,...]`, `#` comments.
+/// [raw=ARG,...] [value]`, `#` comments.
 pub fn parse_annotations(text: &str) -> Vec<Annotation> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -141,11 +148,13 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
             fast: false,
             large: false,
             raw: Vec::new(),
+            value: false,
         };
         for word in words {
             match word {
                 "fast" => annotation.fast = true,
                 "large" => annotation.large = true,
+                "value" => annotation.value = true,
                 "on=self" => annotation.on = None,
                 other => match (other.strip_prefix("on="), other.strip_prefix("raw=")) {
                     (Some(arg), _) => annotation.on = Some(arg.to_string()),
@@ -168,6 +177,12 @@ pub fn rust_type(c: &str) -> String {
         Some(rest) => (true, rest.trim()),
         None => (false, c),
     };
+    // A two-dimensional array of rows (`int ranges[][3]`): a pointer to the first row.
+    if let Some((base, row)) = c.strip_suffix(']').and_then(|c| c.split_once("[][")) {
+        let row: usize = row.parse().expect("a row length");
+        let pointer = if constant { "*const" } else { "*mut" };
+        return format!("{pointer} [{}; {row}]", rust_type(base));
+    }
     let (base, pointers) = if let Some(base) = c.strip_suffix("[]") {
         (base.trim(), 1)
     } else {
@@ -282,7 +297,7 @@ pub fn c_entry_points(
         let procedure = api
             .get(name)
             .unwrap_or_else(|| panic!("functions.txt: {name} is not in include/mpi-api.txt"));
-        if procedure.c_return != "int" {
+        if procedure.c_return != "int" || annotation.value {
             infallible(&mut out, annotation, procedure, sources);
             continue;
         }
@@ -321,6 +336,17 @@ fn fallback(procedure: &Procedure) -> String {
     };
     match procedure.c_return.as_str() {
         "double" => "0.0".to_string(),
+        "int" => {
+            let kind = &procedure
+                .c_params()
+                .next()
+                .expect("toint has an argument")
+                .kind;
+            format!(
+                "crate::abi::MPIATTR_HANDLE_{} as std::ffi::c_int",
+                null_of(kind)
+            )
+        }
         "MPI_Fint" => {
             let kind = &procedure
                 .c_params()
@@ -332,7 +358,26 @@ fn fallback(procedure: &Procedure) -> String {
                 null_of(kind)
             )
         }
-        _ => "crate::ffi::handles::null()".to_string(),
+        handle => {
+            let kind = match handle {
+                "MPI_Comm" => "COMMUNICATOR",
+                "MPI_Datatype" => "DATATYPE",
+                "MPI_Win" => "WINDOW",
+                "MPI_Group" => "GROUP",
+                "MPI_Request" => "REQUEST",
+                "MPI_Info" => "INFO",
+                "MPI_Errhandler" => "ERRHANDLER",
+                "MPI_Op" => "OPERATION",
+                "MPI_Session" => "SESSION",
+                "MPI_Message" => "MESSAGE",
+                "MPI_File" => "FILE",
+                other => panic!("{}: no null handle of type {other}", procedure.name),
+            };
+            format!(
+                "crate::abi::MPIATTR_HANDLE_{} as usize as crate::abi::{handle}",
+                null_of(kind)
+            )
+        }
     }
 }
 
@@ -440,6 +485,7 @@ fn entry_point(
                 let variant = match param.kind.as_str() {
                     "COMMUNICATOR" => "Comm",
                     "WINDOW" => "Win",
+                    "SESSION" => "Session",
                     other => panic!("functions.txt: {name}: no error handler on a {other}"),
                 };
                 if param.c_type.ends_with('*') {

@@ -358,9 +358,20 @@ impl Function {
         let mut arguments = Vec::new();
         if list.trim() != "void" {
             for arg in list.split(", ") {
-                // An array parameter (`MPI_Request array_of_requests[]`) is a pointer.
-                let (arg, array) = match arg.trim().strip_suffix("[]") {
-                    Some(arg) => (arg, "[]"),
+                // A C variadic tail (`MPI_Pcontrol(const int level, ...)`).
+                if arg.trim() == "..." {
+                    arguments.push(Argument {
+                        name: "...".to_string(),
+                        c_type: Some("...".to_string()),
+                        mpi: None,
+                        mpi_f08: None,
+                    });
+                    continue;
+                }
+                // An array parameter (`MPI_Request array_of_requests[]`, `int ranges[][3]`)
+                // is a pointer.
+                let (arg, array) = match arg.trim().find('[') {
+                    Some(at) => (arg.trim()[..at].trim_end(), &arg.trim()[at..]),
                     None => (arg.trim(), ""),
                 };
                 let at = arg

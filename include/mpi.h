@@ -253,6 +253,8 @@ enum {
 #define MPI_MAX_INFO_KEY                256
 #define MPI_MAX_INFO_VAL               1024
 #define MPI_MAX_PROCESSOR_NAME          256
+#define MPI_MAX_STRINGTAG_LEN          1024
+#define MPI_MAX_PSET_NAME_LEN          1024
 
 enum {
     MPI_ANY_SOURCE = -1,
@@ -267,6 +269,11 @@ enum {
     MPI_THREAD_FUNNELED = 1024,
     MPI_THREAD_SERIALIZED = 2048,
     MPI_THREAD_MULTIPLE = 4096,
+
+    MPI_COMM_TYPE_SHARED = 221,
+    MPI_COMM_TYPE_HW_UNGUIDED = 222,
+    MPI_COMM_TYPE_HW_GUIDED = 223,
+    MPI_COMM_TYPE_RESOURCE_GUIDED = 224,
 
     MPI_IDENT = 201,
     MPI_CONGRUENT = 202,
@@ -317,6 +324,11 @@ typedef int(MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_sta
 typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val,
                                           void *extra_state);
 
+typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
+typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
+typedef void(MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
+
 /* The predefined callbacks: the library recognises these two values and never calls them. */
 #define MPI_NULL_COPY_FN        ((MPI_Copy_function *)0x0)
 #define MPI_DUP_FN              ((MPI_Copy_function *)0x1)
@@ -347,6 +359,37 @@ MPIATTR_DECLARE(int, Get_version, (int *version, int *subversion))
 MPIATTR_DECLARE(int, Get_library_version, (char *version, int *resultlen))
 MPIATTR_DECLARE(double, Wtime, (void))
 MPIATTR_DECLARE(double, Wtick, (void))
+MPIATTR_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+MPIATTR_DECLARE(int, Pcontrol, (const int level, ...))
+MPIATTR_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
+MPIATTR_DECLARE(int, Abi_get_version, (int *abi_major, int *abi_minor))
+MPIATTR_DECLARE(int, Abi_get_info, (MPI_Info *info))
+MPIATTR_DECLARE(int, Abi_get_fortran_info, (MPI_Info *info))
+MPIATTR_DECLARE(int, Abi_get_fortran_booleans, (int logical_size, void *logical_true, void *logical_false, int *is_set))
+
+/* Handle conversions of the standard ABI (src/capi/env.rs; the int: docs/api.md) */
+MPIATTR_DECLARE(int, Comm_toint, (MPI_Comm comm))
+MPIATTR_DECLARE(MPI_Comm, Comm_fromint, (int comm))
+MPIATTR_DECLARE(int, Type_toint, (MPI_Datatype datatype))
+MPIATTR_DECLARE(MPI_Datatype, Type_fromint, (int datatype))
+MPIATTR_DECLARE(int, Win_toint, (MPI_Win win))
+MPIATTR_DECLARE(MPI_Win, Win_fromint, (int win))
+MPIATTR_DECLARE(int, Request_toint, (MPI_Request request))
+MPIATTR_DECLARE(MPI_Request, Request_fromint, (int request))
+MPIATTR_DECLARE(int, Group_toint, (MPI_Group group))
+MPIATTR_DECLARE(MPI_Group, Group_fromint, (int group))
+MPIATTR_DECLARE(int, Info_toint, (MPI_Info info))
+MPIATTR_DECLARE(MPI_Info, Info_fromint, (int info))
+MPIATTR_DECLARE(int, Session_toint, (MPI_Session session))
+MPIATTR_DECLARE(MPI_Session, Session_fromint, (int session))
+MPIATTR_DECLARE(int, Errhandler_toint, (MPI_Errhandler errhandler))
+MPIATTR_DECLARE(MPI_Errhandler, Errhandler_fromint, (int errhandler))
+MPIATTR_DECLARE(int, Op_toint, (MPI_Op op))
+MPIATTR_DECLARE(MPI_Op, Op_fromint, (int op))
+MPIATTR_DECLARE(int, File_toint, (MPI_File file))
+MPIATTR_DECLARE(MPI_File, File_fromint, (int file))
+MPIATTR_DECLARE(int, Message_toint, (MPI_Message message))
+MPIATTR_DECLARE(MPI_Message, Message_fromint, (int message))
 
 /* Communicators */
 MPIATTR_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
@@ -355,6 +398,63 @@ MPIATTR_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *
 MPIATTR_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
 MPIATTR_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 MPIATTR_DECLARE(int, Request_free, (MPI_Request *request))
+
+/* Groups and communicator constructors (src/capi/groups.rs) */
+MPIATTR_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+MPIATTR_DECLARE(int, Group_size, (MPI_Group group, int *size))
+MPIATTR_DECLARE(int, Group_rank, (MPI_Group group, int *rank))
+MPIATTR_DECLARE(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+MPIATTR_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+MPIATTR_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Group_free, (MPI_Group *group))
+MPIATTR_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+MPIATTR_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+MPIATTR_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm))
+MPIATTR_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
+MPIATTR_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+MPIATTR_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+MPIATTR_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+MPIATTR_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int *size))
+MPIATTR_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+MPIATTR_DECLARE(int, Comm_get_parent, (MPI_Comm *parent))
+
+/* Info objects (src/capi/info.rs) */
+MPIATTR_DECLARE(int, Info_create, (MPI_Info *info))
+MPIATTR_DECLARE(int, Info_set, (MPI_Info info, const char *key, const char *value))
+MPIATTR_DECLARE(int, Info_delete, (MPI_Info info, const char *key))
+MPIATTR_DECLARE(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+MPIATTR_DECLARE(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+MPIATTR_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+MPIATTR_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+MPIATTR_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+MPIATTR_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+MPIATTR_DECLARE(int, Info_free, (MPI_Info *info))
+MPIATTR_DECLARE(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
+MPIATTR_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+MPIATTR_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+
+/* Sessions (src/capi/sessions.rs) */
+MPIATTR_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+MPIATTR_DECLARE(int, Session_finalize, (MPI_Session *session))
+MPIATTR_DECLARE(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+MPIATTR_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name))
+MPIATTR_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info))
+MPIATTR_DECLARE(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+MPIATTR_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
+MPIATTR_DECLARE(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+MPIATTR_DECLARE(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+MPIATTR_DECLARE(MPI_Fint, Session_c2f, (MPI_Session session))
+MPIATTR_DECLARE(MPI_Session, Session_f2c, (MPI_Fint session))
 
 /* Point-to-point with oneself, requests, collectives (src/capi/p2p.rs, src/capi/coll.rs) */
 MPIATTR_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
@@ -455,6 +555,16 @@ MPIATTR_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhan
 MPIATTR_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
 MPIATTR_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
 MPIATTR_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+MPIATTR_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+MPIATTR_DECLARE(int, Add_error_class, (int *errorclass))
+MPIATTR_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+MPIATTR_DECLARE(int, Add_error_string, (int errorcode, const char *string))
+MPIATTR_DECLARE(int, Remove_error_class, (int errorclass))
+MPIATTR_DECLARE(int, Remove_error_code, (int errorcode))
+MPIATTR_DECLARE(int, Remove_error_string, (int errorcode))
+MPIATTR_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+MPIATTR_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
 
 #undef MPIATTR_DECLARE
 

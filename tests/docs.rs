@@ -171,7 +171,7 @@ fn man_pages_cover_every_section() {
         let (_, list) = prototype.trim_end_matches(");").split_once('(').unwrap();
         for argument in list.split(", ").filter(|a| *a != "void") {
             let argument = argument.rsplit([' ', '*']).next().unwrap();
-            let argument = argument.trim_end_matches("[]");
+            let argument = argument.split('[').next().unwrap_or(argument);
             if !page.text.contains(&format!("\n.TP\n.I {argument}\n")) {
                 problems.push(format!("{name}: argument {argument} not under ARGUMENTS"));
             }
@@ -314,6 +314,9 @@ fn api_prototype(name: &str, procedure: &ApiProcedure, large: bool) -> String {
         .filter(|p| p[3] != "-")
         .map(|p| {
             let ty = if large { &p[4] } else { &p[3] };
+            if let Some((base, row)) = ty.split_once("[][") {
+                return format!("{base} {}[][{row}", p[0]);
+            }
             match ty.strip_suffix("[]") {
                 Some(base) => format!("{base} {}[]", p[0]),
                 None => format!("{ty} {}", p[0]),

@@ -23,14 +23,17 @@ pub(super) fn comm_dup(comm: MPI_Comm, newcomm: &mut Out<MPI_Comm>) -> Result<()
     dup_into(comm, newcomm)
 }
 
-/// MPI_Comm_dup with info hints (MPI_INFO_NULL or MPI_INFO_ENV).
+/// MPI_Comm_dup with the hints of `info` (those a communicator keeps) instead of the
+/// parent's.
 pub(super) fn comm_dup_with_info(
     comm: MPI_Comm,
     info: MPI_Info,
     newcomm: &mut Out<MPI_Comm>,
 ) -> Result<()> {
-    handles::check_info(info)?;
-    dup_into(comm, newcomm)
+    let result = handles::info_or_null(info)
+        .and_then(|info| universe()?.comm_dup_with_hints(handles::comm(comm)?, info));
+    newcomm.set(result.as_ref().map_or(null(), |new| encode_handle(*new)));
+    result.map(drop)
 }
 
 /// Nonblocking MPI_Comm_dup: complete on return, with a complete request.

@@ -34,9 +34,17 @@ fn handle(value: usize) -> MPI_Errhandler {
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
 // these are their bodies.
 
-/// The class of an error code (every valid code is a class).
+/// The class of an error code: a predefined code is its own class, an added code has the
+/// class it was added to.
 pub(super) fn error_class(errorcode: c_int, errorclass: &mut Out<c_int>) -> Result<()> {
-    errorclass.set(ffi::class_of(errorcode)? as c_int);
+    // Predefined codes need no lock (any thread may ask, even one the lock refuses).
+    errorclass.set(match ffi::class_of(errorcode) {
+        Ok(class) => class as c_int,
+        Err(error) => match universe() {
+            Ok(universe) => universe.error_class(errorcode)?,
+            Err(_) => return Err(error),
+        },
+    });
     Ok(())
 }
 
@@ -46,7 +54,13 @@ pub(super) unsafe fn error_string(
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> Result<()> {
-    let text = ffi::error_string(errorcode)?;
+    let text = match ffi::error_string(errorcode) {
+        Ok(text) => text.into_bytes(),
+        Err(error) => match universe() {
+            Ok(universe) => universe.error_string(errorcode)?,
+            Err(_) => return Err(error),
+        },
+    };
     // SAFETY: `string` has room for MPI_MAX_ERROR_STRING characters (the standard's
     // requirement on the caller); `resultlen` is an output argument.
     unsafe {
@@ -55,7 +69,7 @@ pub(super) unsafe fn error_string(
         write_string(
             string,
             abi::MPI_MAX_ERROR_STRING as usize,
-            text.as_bytes(),
+            &text,
             &mut resultlen,
         );
     }
@@ -98,4 +112,85 @@ pub(super) fn errhandler_free(errhandler: &mut Out<MPI_Errhandler>) -> Result<()
     ffi::errhandler_free(errhandler.get() as usize)?;
     errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize as MPI_Errhandler);
     Ok(())
+}
+
+/// Runs a communicator's error handler on `errorcode`: returns MPI_SUCCESS after
+/// MPI_ERRORS_RETURN, reports and exits under the others.
+pub(super) fn comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> Result<()> {
+    let name = handles::predefined_name(comm as usize)
+        .map_or_else(|| format!("{:#x}", comm as usize), str::to_string);
+    let comm = ffi::live_comm(handles::comm(comm))?;
+    let handler = ffi::comm_errhandler(Ok(comm))?;
+    ffi::call_handler(
+        "MPI_Comm_call_errhandler",
+        &format!("comm={name}"),
+        handler,
+        errorcode,
+    )
+}
+
+/// Runs a window's error handler on `errorcode`, as MPI_Comm_call_errhandler.
+pub(super) fn win_call_errhandler(win: MPI_Win, errorcode: c_int) -> Result<()> {
+    let handle = win;
+    let handler = universe()?.errhandler(handles::win(win)?)?;
+    ffi::call_handler(
+        "MPI_Win_call_errhandler",
+        &format!("win={:#x}", handle as usize),
+        handler,
+        errorcode,
+    )
+}
+
+/// A new error class, above MPI_ERR_LASTCODE and every value handed out before;
+/// MPI_LASTUSEDCODE follows.
+pub(super) fn add_error_class(errorclass: &mut Out<c_int>) -> Result<()> {
+    errorclass.set(universe()?.add_error_class()?);
+    Ok(())
+}
+
+/// A new error code of class `errorclass` (predefined or added).
+pub(super) fn add_error_code(errorclass: c_int, errorcode: &mut Out<c_int>) -> Result<()> {
+    errorcode.set(universe()?.add_error_code(errorclass)?);
+    Ok(())
+}
+
+/// Sets or replaces the text MPI_Error_string gives for an added class or code.
+pub(super) unsafe fn add_error_string(errorcode: c_int, string: *const c_char) -> Result<()> {
+    // SAFETY: a NUL-terminated string (the caller's contract).
+    let text = unsafe { super::groups::string(string, "string") }?;
+    universe()?.add_error_string(errorcode, text)
+}
+
+/// Removes an added class that has no codes and no string left.
+pub(super) fn remove_error_class(errorclass: c_int) -> Result<()> {
+    universe()?.remove_error_class(errorclass)
+}
+
+/// Removes an added code whose string was removed.
+pub(super) fn remove_error_code(errorcode: c_int) -> Result<()> {
+    universe()?.remove_error_code(errorcode)
+}
+
+/// Removes the string of an added class or code.
+pub(super) fn remove_error_string(errorcode: c_int) -> Result<()> {
+    universe()?.remove_error_string(errorcode)
+}
+
+/// The Fortran integer of an error handler: the ABI value of the predefined ones, the
+/// value of MPI_ERRHANDLER_NULL for anything else.
+pub(super) fn errhandler_c2f(errhandler: MPI_Errhandler) -> abi::MPI_Fint {
+    let value = errhandler as usize;
+    match errhandler_from_value(value) {
+        Ok(_) => value as abi::MPI_Fint,
+        Err(_) => abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as abi::MPI_Fint,
+    }
+}
+
+/// The error handler of a Fortran integer (MPI_ERRHANDLER_NULL if it names none).
+pub(super) fn errhandler_f2c(errhandler: abi::MPI_Fint) -> MPI_Errhandler {
+    let value = usize::try_from(errhandler).unwrap_or(0);
+    match errhandler_from_value(value) {
+        Ok(_) => handle(value),
+        Err(_) => handle(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize),
+    }
 }

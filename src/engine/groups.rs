@@ -420,9 +420,9 @@ pub enum SplitType {
     ResourceGuided,
 }
 
-/// The longest string tag of MPI_Comm_create_from_group, less one (MPI_MAX_STRINGTAG_LEN
-/// is 256 in the standard ABI).
-pub const MAX_STRINGTAG_LEN: usize = 256;
+/// The longest string tag of MPI_Comm_create_from_group, plus one (MPI_MAX_STRINGTAG_LEN
+/// of the standard ABI).
+pub const MAX_STRINGTAG_LEN: usize = crate::abi::MPI_MAX_STRINGTAG_LEN as usize;
 
 impl Universe {
     /// A new communicator under `parent`'s rules: no attributes, an empty name, the given
@@ -608,6 +608,49 @@ impl Universe {
         let new = self.comm_dup(comm)?;
         self.lock()?.comm_hints.insert(new.0, hints);
         Ok(new)
+    }
+}
+
+impl Universe {
+    /// The hints a new duplicate keeps: those of `info` that a communicator keeps, or none
+    /// for `None` (MPI_INFO_NULL). Checks the info object.
+    fn hints_of(&self, info: Option<super::Info>) -> Result<super::InfoData> {
+        match info {
+            Some(info) => self.with_info(info, |data| Ok(kept_hints(data))),
+            None => Ok(super::InfoData::new()),
+        }
+    }
+
+    /// MPI_Comm_dup_with_info where `None` is MPI_INFO_NULL: the duplicate has no hints.
+    pub fn comm_dup_with_hints(&self, comm: Comm, info: Option<super::Info>) -> Result<Comm> {
+        let hints = self.hints_of(info)?;
+        let new = self.comm_dup(comm)?;
+        self.store_hints(new, hints)?;
+        Ok(new)
+    }
+
+    /// MPI_Comm_idup_with_info (`None`: MPI_INFO_NULL): as MPI_Comm_idup, with the hints of
+    /// `info` instead of the parent's; the info object is checked before anything is made.
+    pub fn comm_idup_with_info(
+        &self,
+        comm: Comm,
+        info: Option<super::Info>,
+    ) -> Result<(Comm, super::Request)> {
+        let hints = self.hints_of(info)?;
+        let (new, request) = self.comm_idup(comm)?;
+        self.store_hints(new, hints)?;
+        Ok((new, request))
+    }
+
+    /// Gives `comm` exactly `hints` (none kept for an empty set).
+    fn store_hints(&self, comm: Comm, hints: super::InfoData) -> Result<()> {
+        let mut state = self.lock()?;
+        if hints.nkeys() == 0 {
+            state.comm_hints.remove(&comm.0);
+        } else {
+            state.comm_hints.insert(comm.0, hints);
+        }
+        Ok(())
     }
 }
 

@@ -239,6 +239,18 @@ pub enum ErrorHandler {
     Return,
 }
 
+/// The kinds of object kept outside the attribute-carrying tables, for
+/// [`Universe::other_at`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OtherKind {
+    /// Groups.
+    Group,
+    /// Info objects.
+    Info,
+    /// Sessions.
+    Session,
+}
+
 /// How a window was made (the value of MPI_WIN_CREATE_FLAVOR).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinFlavor {
@@ -2107,6 +2119,27 @@ impl Universe {
     /// Ok if `object` is live; else the error saying why not.
     pub fn check<O: Object>(&self, object: O) -> Result<()> {
         self.lock()?.object(O::KIND, object.id()).map(|_| ())
+    }
+
+    /// The live group, info object or session at table index `index` (how Fortran integer
+    /// handles of those kinds are resolved), and why none is there.
+    pub(crate) fn other_at(
+        &self,
+        kind: OtherKind,
+        index: u32,
+    ) -> Result<(Option<Id>, HandleProblem)> {
+        let state = self.lock()?;
+        let (id, used) = match kind {
+            OtherKind::Group => (state.groups.id_at(index), state.groups.was_used(index)),
+            OtherKind::Info => (state.infos.id_at(index), state.infos.was_used(index)),
+            OtherKind::Session => (state.sessions.id_at(index), state.sessions.was_used(index)),
+        };
+        let problem = if used {
+            HandleProblem::Freed
+        } else {
+            HandleProblem::Unknown
+        };
+        Ok((id, problem))
     }
 
     /// The live request at table index `index`.

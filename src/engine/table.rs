@@ -39,14 +39,14 @@ impl Id {
 }
 
 /// The generation after `generation`: below [`GENERATION_LIMIT`], never 0, and never with
-/// its low 7 bits all 0, so that the low bits alone can stand for it where only a few fit
+/// its low 5 bits all 0, so that the low bits alone can stand for it where only a few fit
 /// (Fortran integer handles) without ever being 0.
 fn next_generation(generation: u32) -> u32 {
     let mut next = generation + 1;
     if next >= GENERATION_LIMIT {
         next = 1;
     }
-    if next % 128 == 0 {
+    if next % 32 == 0 {
         next += 1;
     }
     next
@@ -238,13 +238,13 @@ mod tests {
     }
 
     #[test]
-    fn generations_never_have_their_low_seven_bits_zero() {
+    fn generations_never_have_their_low_five_bits_zero() {
         let mut generation = 1;
         for _ in 0..100_000 {
             generation = next_generation(generation);
-            assert!(generation % 128 != 0 && generation < GENERATION_LIMIT);
+            assert!(generation % 32 != 0 && generation < GENERATION_LIMIT);
         }
         assert_eq!(next_generation(GENERATION_LIMIT - 1), 1);
-        assert_eq!(next_generation(127), 129);
+        assert_eq!(next_generation(31), 33);
     }
 }

@@ -72,7 +72,11 @@ pointer_args!(
     abi::MPI_Datatype,
     abi::MPI_Win,
     abi::MPI_Request,
-    abi::MPI_Errhandler
+    abi::MPI_Errhandler,
+    abi::MPI_Group,
+    abi::MPI_Info,
+    abi::MPI_Session,
+    [c_int; 3]
 );
 
 /// Handles print as their predefined name (MPI_COMM_WORLD) or as a number.
@@ -95,6 +99,8 @@ handle_args!(
     abi::MPI_ABI_Info => handles::predefined_name,
     abi::MPI_ABI_Errhandler => handles::predefined_name,
     abi::MPI_ABI_Request => handles::predefined_name,
+    abi::MPI_ABI_Group => handles::predefined_name,
+    abi::MPI_ABI_Session => handles::predefined_name,
     abi::MPI_ABI_Op => handles::predefined_name
 );
 

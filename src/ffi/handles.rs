@@ -7,7 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, HandleProblem, Id, Object, ObjectKind, Request, Result, Universe, Win,
+    Comm, Datatype, Error, Group, HandleProblem, Id, Info, ObjectKind, OtherKind, Request, Result,
+    Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
@@ -45,6 +46,22 @@ pub(crate) trait CHandle: Sized + Copy {
     fn object(id: Id) -> Self::Object;
     /// The live object at a table index, whatever its generation.
     fn live_at(universe: &Universe, index: u32) -> Result<Option<Self::Object>>;
+    /// The error for a handle of this kind that names nothing, and why.
+    fn invalid(problem: HandleProblem) -> Error {
+        match Self::KIND {
+            Some(kind) => Error::InvalidHandle(kind, problem),
+            None => Error::InvalidRequest,
+        }
+    }
+    /// Why a Fortran integer of this kind with table index `index` names no live object.
+    fn problem_at(universe: &Universe, index: u32) -> Result<HandleProblem> {
+        match Self::KIND {
+            Some(kind) => universe.problem_at(kind, index),
+            None => Ok(HandleProblem::Unknown),
+        }
+    }
+    /// Whether `object` is alive.
+    fn is_live(universe: &Universe, object: Self::Object) -> bool;
 }
 
 fn encode(tag: usize, id: Id) -> usize {
@@ -54,20 +71,21 @@ fn encode(tag: usize, id: Id) -> usize {
 /// The error for a handle of kind `H` that names nothing, and why.
 #[cold]
 fn invalid<H: CHandle>(problem: HandleProblem) -> Error {
-    match H::KIND {
-        Some(kind) => Error::InvalidHandle(kind, problem),
-        None => Error::InvalidRequest,
-    }
+    H::invalid(problem)
 }
 
-/// What kind of object the low bits of an encoded handle (or, less one, of a Fortran
-/// integer) stand for.
+/// What kind of object the low bits of an encoded handle (or of a Fortran integer) stand
+/// for.
 fn tag_kind(tag: usize) -> HandleProblem {
     match tag {
         1 => HandleProblem::OtherKind("communicator"),
         2 => HandleProblem::OtherKind("datatype"),
         3 => HandleProblem::OtherKind("window"),
         4 => HandleProblem::OtherKind("request"),
+        5 => HandleProblem::OtherKind("group"),
+        6 => HandleProblem::OtherKind("info"),
+        7 => HandleProblem::OtherKind("session"),
+        8 => HandleProblem::OtherKind("error handler"),
         _ => HandleProblem::Unknown,
     }
 }
@@ -112,7 +130,8 @@ macro_rules! c_handle {
     ($c:ty, $object:ident, tag $tag:expr, null $null:ident, kind $kind:expr,
      predefined slots $slots:expr,
      predefined($raw:ident) $from:block, value($obj:ident) $to:block,
-     live_at($universe:ident, $index:ident) $live:expr) => {
+     live_at($universe:ident, $index:ident) $live:expr,
+     is_live($u:ident, $o:ident) $is_live:expr) => {
         impl CHandle for $c {
             type Object = $object;
             const TAG: usize = $tag;
@@ -136,7 +155,9 @@ macro_rules! c_handle {
             fn live_at($universe: &Universe, $index: u32) -> Result<Option<$object>> {
                 $live
             }
-
+            fn is_live($u: &Universe, $o: $object) -> bool {
+                $is_live
+            }
         }
     };
 }
@@ -159,25 +180,96 @@ value(comm) {
         None
     }
 },
-live_at(universe, index) universe.object_at(index));
+live_at(universe, index) universe.object_at(index),
+    is_live(universe, object) universe.is_valid(object).unwrap_or(false));
 
 c_handle!(abi::MPI_Datatype, Datatype, tag 2, null MPIATTR_HANDLE_MPI_DATATYPE_NULL,
     kind Some(ObjectKind::Datatype), predefined slots Universe::PREDEFINED_DATATYPES,
     predefined(raw) { Universe::predefined_datatype(raw) },
     value(datatype) { Universe::predefined_datatype_handle(datatype).map(|(value, _)| value) },
-    live_at(universe, index) universe.object_at(index));
+    live_at(universe, index) universe.object_at(index),
+    is_live(universe, object) universe.is_valid(object).unwrap_or(false));
 
 c_handle!(abi::MPI_Win, Win, tag 3, null MPIATTR_HANDLE_MPI_WIN_NULL,
     kind Some(ObjectKind::Win), predefined slots 0,
     predefined(_raw) { None },
     value(_win) { None },
-    live_at(universe, index) universe.object_at(index));
+    live_at(universe, index) universe.object_at(index),
+    is_live(universe, object) universe.is_valid(object).unwrap_or(false));
 
 c_handle!(abi::MPI_Request, Request, tag 4, null MPIATTR_HANDLE_MPI_REQUEST_NULL,
     kind None, predefined slots 0,
     predefined(_raw) { None },
     value(_request) { None },
-    live_at(universe, index) universe.request_at(index));
+    live_at(universe, index) universe.request_at(index),
+    is_live(universe, request)
+        universe.request_at(request.0.index()).ok().flatten() == Some(request));
+
+/// The handle kinds kept in the engine's other tables (groups, info objects, sessions): the
+/// same encoding, with the engine's own error for an invalid handle of each.
+macro_rules! other_handle {
+    ($c:ty, $object:ident, tag $tag:expr, null $null:ident, kind $kind:ident,
+     error($problem:ident) $error:expr, predefined $predefined:expr) => {
+        impl CHandle for $c {
+            type Object = $object;
+            const TAG: usize = $tag;
+            const NULL: usize = abi::$null as usize;
+            const KIND: Option<ObjectKind> = None;
+            const PREDEFINED_SLOTS: u32 = {
+                let predefined: &[(usize, $object)] = &$predefined;
+                predefined.len() as u32
+            };
+            fn to_raw(self) -> usize {
+                self as usize
+            }
+            fn from_raw(raw: usize) -> Self {
+                raw as $c
+            }
+            fn predefined(raw: usize) -> Option<$object> {
+                let predefined: &[(usize, $object)] = &$predefined;
+                predefined.iter().find(|(v, _)| *v == raw).map(|(_, o)| *o)
+            }
+            fn predefined_value(object: $object) -> Option<usize> {
+                let predefined: &[(usize, $object)] = &$predefined;
+                predefined
+                    .iter()
+                    .find(|(_, o)| *o == object)
+                    .map(|(v, _)| *v)
+            }
+            fn id(object: $object) -> Id {
+                object.0
+            }
+            fn object(id: Id) -> $object {
+                $object(id)
+            }
+            fn live_at(universe: &Universe, index: u32) -> Result<Option<$object>> {
+                Ok(universe.other_at(OtherKind::$kind, index)?.0.map($object))
+            }
+            fn invalid($problem: HandleProblem) -> Error {
+                $error
+            }
+            fn problem_at(universe: &Universe, index: u32) -> Result<HandleProblem> {
+                Ok(universe.other_at(OtherKind::$kind, index)?.1)
+            }
+            fn is_live(universe: &Universe, object: $object) -> bool {
+                universe
+                    .other_at(OtherKind::$kind, object.0.index())
+                    .is_ok_and(|(id, _)| id == Some(object.0))
+            }
+        }
+    };
+}
+
+other_handle!(abi::MPI_Group, Group, tag 5, null MPIATTR_HANDLE_MPI_GROUP_NULL, kind Group,
+    error(problem) Error::InvalidGroup(problem),
+    predefined [(abi::MPIATTR_HANDLE_MPI_GROUP_EMPTY as usize, Group::EMPTY)]);
+
+other_handle!(abi::MPI_Info, Info, tag 6, null MPIATTR_HANDLE_MPI_INFO_NULL, kind Info,
+    error(_problem) Error::InvalidInfo,
+    predefined [(abi::MPIATTR_HANDLE_MPI_INFO_ENV as usize, Info::ENV)]);
+
+other_handle!(abi::MPI_Session, Session, tag 7, null MPIATTR_HANDLE_MPI_SESSION_NULL,
+    kind Session, error(_problem) Error::InvalidSession, predefined []);
 
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {
@@ -194,24 +286,25 @@ pub(crate) fn datatype(handle: abi::MPI_Datatype) -> Result<Datatype> {
     decode(handle)
 }
 
-/// How a default INTEGER holds a non-predefined object: `code << (index_bits + 2) |
-/// index << 2 | kind`, where `code` is the low bits of the slot's generation (never 0: the
-/// tables skip generations whose low 7 bits are 0), so the integer is always far above the
-/// predefined values (below 0x1000) and positive. A freed handle is caught until its slot
-/// has been reused about 2^code_bits times.
+/// How a default INTEGER holds a non-predefined object: `code << (index_bits + 4) |
+/// index << 4 | kind`, where `kind` is the C handle's tag (1 to 15) and `code` the low bits
+/// of the slot's generation (never 0: the tables skip generations whose low 5 bits are 0),
+/// so the integer is always far above the predefined values (below 0x1000) and positive. A
+/// freed handle is caught until its slot has been reused 2^code_bits - 1 times.
 struct FortranBits {
     index: u32,
     code: u32,
 }
 
-/// 4-byte INTEGERs: 22 bits of index (4 194 304 live objects of a kind), 7 of generation.
+/// 4-byte INTEGERs: 22 bits of index (4 194 304 live objects of a kind), 5 of generation,
+/// 4 of kind.
 #[cfg(not(feature = "fortran-integer-8"))]
-const FORTRAN_BITS: FortranBits = FortranBits { index: 22, code: 7 };
-/// 8-byte INTEGERs: the whole table index, 28 bits of generation.
+const FORTRAN_BITS: FortranBits = FortranBits { index: 22, code: 5 };
+/// 8-byte INTEGERs: the whole table index, 27 bits of generation, 4 of kind.
 #[cfg(feature = "fortran-integer-8")]
 const FORTRAN_BITS: FortranBits = FortranBits {
     index: 32,
-    code: 28,
+    code: 27,
 };
 
 impl FortranBits {
@@ -226,38 +319,51 @@ impl FortranBits {
                 "more live objects of a kind than Fortran INTEGERs can name",
             ));
         }
-        Ok(self.code(id.generation()) << (self.index + 2)
-            | i64::from(id.index()) << 2
-            | (kind as i64 - 1))
+        Ok(self.code(id.generation()) << (self.index + 4)
+            | i64::from(id.index()) << 4
+            | kind as i64)
     }
 
     /// The kind tag, table index and generation code of an encoded integer.
     #[inline(always)]
     fn decode(&self, value: i64) -> Option<(usize, u32, i64)> {
-        let code = value >> (self.index + 2);
+        let code = value >> (self.index + 4);
         if !(1..1 << self.code).contains(&code) {
             return None;
         }
-        let index = ((value >> 2) & ((1 << self.index) - 1)) as u32;
-        Some(((value & 3) as usize + 1, index, code))
+        let index = ((value >> 4) & ((1 << self.index) - 1)) as u32;
+        Some(((value & 0xf) as usize, index, code))
     }
 }
 
+/// The `int` of the standard ABI's `MPI_<Handle>_toint` and `MPI_<Handle>_fromint`: the
+/// layout of a 4-byte Fortran INTEGER whatever the library's INTEGER configuration, so that
+/// it always fits a C `int`.
+const INT_BITS: FortranBits = FortranBits { index: 22, code: 5 };
+
 /// The Fortran integer of an engine object: its ABI value if predefined.
 pub(crate) fn fortran_value<H: CHandle>(object: H::Object) -> Result<i64> {
+    value_with::<H>(&FORTRAN_BITS, object)
+}
+
+fn value_with<H: CHandle>(bits: &FortranBits, object: H::Object) -> Result<i64> {
     match H::predefined_value(object) {
         Some(value) => Ok(value as i64),
-        None => FORTRAN_BITS.encode(H::TAG, H::id(object)),
+        None => bits.encode(H::TAG, H::id(object)),
     }
 }
 
 /// The live engine object a Fortran integer names; an invalid handle error saying why for
 /// anything else (null, freed, of another kind, or never handed out).
 pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
+    object_with::<H>(&FORTRAN_BITS, value)
+}
+
+fn object_with<H: CHandle>(bits: &FortranBits, value: i64) -> Result<H::Object> {
     if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
         return Ok(object);
     }
-    let Some((tag, index, code)) = FORTRAN_BITS.decode(value) else {
+    let Some((tag, index, code)) = bits.decode(value) else {
         return Err(match usize::try_from(value) {
             Ok(raw) if raw < PREDEFINED_LIMIT => predefined_problem::<H>(raw),
             _ => invalid::<H>(HandleProblem::Unknown),
@@ -271,11 +377,8 @@ pub(crate) fn fortran_object<H: CHandle>(value: i64) -> Result<H::Object> {
     }
     let universe = super::universe()?;
     match H::live_at(universe, index)? {
-        Some(object) if FORTRAN_BITS.code(H::id(object).generation()) == code => Ok(object),
-        _ => Err(match H::KIND {
-            Some(kind) => invalid::<H>(universe.problem_at(kind, index)?),
-            None => Error::InvalidRequest,
-        }),
+        Some(object) if bits.code(H::id(object).generation()) == code => Ok(object),
+        _ => Err(invalid::<H>(H::problem_at(universe, index)?)),
     }
 }
 
@@ -307,18 +410,14 @@ pub(crate) fn fortran_ref<H: CHandle>(value: i64) -> Option<FortranRef<H::Object
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null
 /// handle's value for anything that names no live object.
-pub(crate) fn to_fortran<H>(handle: H) -> i64
-where
-    H: CHandle,
-    H::Object: Object,
-{
+pub(crate) fn to_fortran<H: CHandle>(handle: H) -> i64 {
     let raw = handle.to_raw();
     if H::predefined(raw).is_some() {
         return raw as i64;
     }
     decode(handle)
         .ok()
-        .filter(|object| super::universe().is_ok_and(|u| u.is_valid(*object).unwrap_or(false)))
+        .filter(|object| super::universe().is_ok_and(|u| H::is_live(u, *object)))
         .and_then(|object| fortran_value::<H>(object).ok())
         .unwrap_or(H::NULL as i64)
 }
@@ -331,16 +430,70 @@ pub(crate) fn from_fortran<H: CHandle>(value: i64) -> H {
     }
 }
 
-/// An info argument: only the predefined MPI_INFO_NULL and MPI_INFO_ENV exist.
-pub(crate) fn check_info(info: abi::MPI_Info) -> Result<()> {
-    let raw = info as usize;
-    if raw == abi::MPIATTR_HANDLE_MPI_INFO_NULL as usize
-        || raw == abi::MPIATTR_HANDLE_MPI_INFO_ENV as usize
-    {
-        Ok(())
-    } else {
-        Err(Error::InvalidInfo)
+/// MPI_*_toint: as [`to_fortran`], in the layout of a 4-byte INTEGER whatever the
+/// configuration (the null handle's value for an object whose table index does not fit).
+pub(crate) fn to_int<H: CHandle>(handle: H) -> i32 {
+    let raw = handle.to_raw();
+    if H::predefined(raw).is_some() {
+        return raw as i32;
     }
+    decode(handle)
+        .ok()
+        .filter(|object| super::universe().is_ok_and(|u| H::is_live(u, *object)))
+        .and_then(|object| value_with::<H>(&INT_BITS, object).ok())
+        .map_or(H::NULL as i32, |value| value as i32)
+}
+
+/// MPI_*_fromint: the inverse of [`to_int`]; the null handle for integers that name nothing.
+pub(crate) fn from_int<H: CHandle>(value: i32) -> H {
+    match object_with::<H>(&INT_BITS, value.into()) {
+        Ok(object) => encode_handle(object),
+        Err(_) => null(),
+    }
+}
+
+/// MPI_*_toint and MPI_*_fromint of the kinds that have predefined handles only (error
+/// handlers, operations, files, messages): a predefined handle of the kind (its value in
+/// `range`) is its ABI value and back; anything else the null handle's value.
+pub(crate) fn predefined_int(value: usize, range: std::ops::RangeInclusive<usize>) -> usize {
+    if range.contains(&value) && predefined_name(value).is_some() {
+        value
+    } else {
+        *range.start()
+    }
+}
+
+/// An info argument that may be MPI_INFO_NULL: `None` for it, else the info object it names
+/// (alive or not: the engine checks when it reads it).
+pub(crate) fn info_or_null(info: abi::MPI_Info) -> Result<Option<Info>> {
+    if info as usize == abi::MPIATTR_HANDLE_MPI_INFO_NULL as usize {
+        Ok(None)
+    } else {
+        decode(info).map(Some)
+    }
+}
+
+/// An info argument the call only checks (MPI_INFO_NULL or a live info object).
+pub(crate) fn check_info(info: abi::MPI_Info) -> Result<()> {
+    match info_or_null(info)? {
+        Some(info) => super::universe()?.info_get_nkeys(info).map(drop),
+        None => Ok(()),
+    }
+}
+
+/// The group a C handle names.
+pub(crate) fn group(handle: abi::MPI_Group) -> Result<Group> {
+    decode(handle)
+}
+
+/// The info object a C handle names.
+pub(crate) fn info(handle: abi::MPI_Info) -> Result<Info> {
+    decode(handle)
+}
+
+/// The session a C handle names.
+pub(crate) fn session(handle: abi::MPI_Session) -> Result<Session> {
+    decode(handle)
 }
 
 #[cfg(test)]

@@ -107,6 +107,8 @@ pub(crate) enum Target {
     Comm(MPI_Comm),
     /// A window argument: its handler, or MPI_COMM_SELF's if the handle is invalid.
     Win(MPI_Win),
+    /// A session argument: its handler, or MPI_COMM_SELF's if the handle is invalid.
+    Session(abi::MPI_Session),
     /// No object: MPI_COMM_SELF's handler.
     SelfComm,
 }
@@ -129,6 +131,9 @@ fn handler_for(target: Target) -> ErrorHandler {
         Target::Win(win) => handles::win(win)
             .ok()
             .and_then(|win| universe().ok()?.errhandler(win).ok()),
+        Target::Session(session) => handles::session(session)
+            .ok()
+            .and_then(|session| universe().ok()?.session_errhandler(session).ok()),
         Target::SelfComm => None,
     };
     own.or_else(|| predefined(Comm::SELF))
@@ -290,6 +295,35 @@ pub(crate) fn errhandler_value(handler: ErrorHandler) -> usize {
 /// the predefined communicators, which returns the handles it releases.
 pub(crate) fn errhandler_free(value: usize) -> Result<()> {
     errhandler_from_value(value).map(drop)
+}
+
+/// MPI_*_call_errhandler with a predefined handler: MPI_ERRORS_RETURN returns (the call then
+/// returns MPI_SUCCESS); the others print one line naming the call and the code's text, and
+/// end the process with the code's class as status.
+pub(crate) fn call_handler(
+    function: &str,
+    object: &str,
+    handler: ErrorHandler,
+    errorcode: c_int,
+) -> Result<()> {
+    if handler == ErrorHandler::Return {
+        return Ok(());
+    }
+    let universe = universe()?;
+    let text = universe
+        .error_string(errorcode)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_else(|_| "not an error code or class".to_string());
+    let class = universe
+        .error_class(errorcode)
+        .unwrap_or(ErrorClass::Other as i32);
+    let name = if handler == ErrorHandler::Abort {
+        "MPI_ERRORS_ABORT"
+    } else {
+        "MPI_ERRORS_ARE_FATAL"
+    };
+    eprintln!("mpiattr: {function}({object}, errorcode={errorcode}) called {name}: {text}");
+    std::process::exit(class & 255)
 }
 
 /// Sets a communicator's handler; the predefined communicators' handlers can be set before

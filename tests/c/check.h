@@ -215,6 +215,9 @@ struct outs {
     MPI_Win win;
     MPI_Request request;
     MPI_Errhandler errhandler;
+    MPI_Group group;
+    MPI_Info info;
+    MPI_Session session;
     void *ptr;   /* attribute values, baseptr */
     MPI_Aint aint;
     int i, j;    /* rank, size, flag, result, keyval, resultlen, provided, ... */

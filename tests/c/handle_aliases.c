@@ -2,10 +2,10 @@
  * One handle per predefined object and language (docs/errors.md, "Handles"): a predefined
  * object is named by its ABI value and by nothing else. mpiattr encodes every other object's
  * C handle as generation << 36 | table index << 4 | kind tag, and its Fortran integer as
- * code << (B + 2) | index << 2 | (tag - 1), with B = 22 index bits for 4-byte INTEGERs and 32
+ * code << (B + 4) | index << 4 | tag, with B = 22 index bits for 4-byte INTEGERs and 32
  * for 8-byte ones. The predefined objects hold the first table indices (MPI_COMM_WORLD 0 and
  * MPI_COMM_SELF 1, the predefined datatypes 0 to N - 1), so those formulas also produce
- * numbers for them — 0x1000000001 for MPI_COMM_WORLD, 16777216 and 16777220 (4-byte) for
+ * numbers for them — 0x1000000001 for MPI_COMM_WORLD, 67108865 and 67108881 (4-byte) for
  * MPI_COMM_WORLD and MPI_COMM_SELF. Each such alias must be refused like any handle that
  * names nothing: MPI_ERR_COMM / MPI_ERR_TYPE, and the null handle from MPI_*_f2c.
  *
@@ -29,7 +29,7 @@ static uintptr_t c_alias(uintptr_t index, uintptr_t tag)
 static MPI_Fint f_alias(int64_t index, int64_t tag)
 {
     const int index_bits = sizeof(MPI_Fint) == 8 ? 32 : 22;
-    return (MPI_Fint)(((int64_t)1 << (index_bits + 2)) | (index << 2) | (tag - 1));
+    return (MPI_Fint)(((int64_t)1 << (index_bits + 4)) | (index << 4) | tag);
 }
 
 static void comm_alias_refused(MPI_Comm alias, const char *what, int kv)
@@ -72,8 +72,8 @@ int main(int argc, char **argv)
     CHECK_EQ_HANDLE(MPI_Comm_f2c(f_alias(0, TAG_COMM)), MPI_COMM_NULL);
     CHECK_EQ_HANDLE(MPI_Comm_f2c(f_alias(1, TAG_COMM)), MPI_COMM_NULL);
     if (sizeof(MPI_Fint) == 4) {
-        CHECK_EQ_HANDLE(MPI_Comm_f2c(16777216), MPI_COMM_NULL);
-        CHECK_EQ_HANDLE(MPI_Comm_f2c(16777220), MPI_COMM_NULL);
+        CHECK_EQ_HANDLE(MPI_Comm_f2c(67108865), MPI_COMM_NULL);
+        CHECK_EQ_HANDLE(MPI_Comm_f2c(67108881), MPI_COMM_NULL);
     }
     /* The predefined objects keep their one handle, and their attributes. */
     {

@@ -4,9 +4,10 @@
  *
  * - A freed keyval's number names a new keyval only after 1,048,575 create/free cycles
  *   (1025 per reuse of its slot, 1023 generations); never before.
- * - A freed communicator's Fortran integer names a new communicator only after 130,175
- *   dup/free cycles with 4-byte INTEGERs (1025 per reuse, 127 generation codes); with 8-byte
- *   INTEGERs, and for C handles, only after 1025 × 266,338,304 cycles: none in 2 × 130,175.
+ * - A freed communicator's Fortran integer names a new communicator only after 31,775
+ *   dup/free cycles with 4-byte INTEGERs (1025 per reuse, 31 generation codes); with 8-byte
+ *   INTEGERs, and for C handles, only after 1025 × 130,023,424 cycles or more: none in
+ *   2 × 31,775.
  *   Until then MPI_Comm_f2c of the stale integer gives MPI_COMM_NULL.
  * - At most 2^22 communicators live at once with 4-byte INTEGERs (MPI_COMM_WORLD and
  *   MPI_COMM_SELF count): the next MPI_Comm_dup fails with MPI_ERR_OTHER and makes nothing.
@@ -50,9 +51,9 @@ int main(int argc, char **argv)
     const MPI_Comm stale_comm = comm;
     const MPI_Fint stale_integer = MPI_Comm_c2f(comm);
     REQUIRE_OK(MPI_Comm_free(&comm));
-    const long expected = four_byte ? 130175 : 0;
+    const long expected = four_byte ? 31775 : 0;
     long integer_repeat = 0, handle_repeat = 0, f2c_named = 0;
-    for (long cycle = 1; cycle <= 2 * 130175; cycle++) {
+    for (long cycle = 1; cycle <= 2 * 31775; cycle++) {
         if (MPI_Comm_f2c(stale_integer) != MPI_COMM_NULL && f2c_named == 0)
             f2c_named = cycle;
         REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));

@@ -140,6 +140,28 @@ static void outside_calls(const struct outside *x)
         OUTSIDE_INOUT(t, MPI_Type_free(&t));
     }
 
+    /* groups, communicator constructors, info objects, sessions, error values, environment
+       (on predefined objects: they exist at any time) */
+    OUTSIDE(MPI_Comm_group(MPI_COMM_WORLD, &o.group));
+    OUTSIDE(MPI_Group_size(MPI_GROUP_EMPTY, &o.i));
+    OUTSIDE(MPI_Group_rank(MPI_GROUP_EMPTY, &o.i));
+    OUTSIDE(MPI_Group_compare(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, &o.i));
+    OUTSIDE(MPI_Group_union(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, &o.group));
+    OUTSIDE(MPI_Group_incl(MPI_GROUP_EMPTY, 0, &o.i, &o.group));
+    OUTSIDE(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_EMPTY, &o.comm));
+    OUTSIDE(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &o.comm));
+    OUTSIDE(MPI_Comm_test_inter(MPI_COMM_WORLD, &o.i));
+    OUTSIDE(MPI_Comm_get_parent(&o.comm));
+    OUTSIDE(MPI_Comm_get_info(MPI_COMM_WORLD, &o.info));
+    OUTSIDE(MPI_Info_create(&o.info));
+    OUTSIDE(MPI_Info_get_nkeys(MPI_INFO_ENV, &o.i));
+    OUTSIDE(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &o.session));
+    OUTSIDE(MPI_Add_error_class(&o.i));
+    OUTSIDE(MPI_Get_processor_name(o.text, &o.i));
+    OUTSIDE(MPI_Get_hw_resource_info(&o.info));
+    OUTSIDE(MPI_Abi_get_info(&o.info));
+    OUTSIDE(MPI_Pcontrol(1));
+
     /* windows (after MPI_Finalize: one that was alive) and memory */
     if (x->win != MPI_WIN_NULL) {
         MPI_Win w = x->win;

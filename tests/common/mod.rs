@@ -524,6 +524,12 @@ pub fn standard() -> Standard {
 pub fn normalize_prototype(prototype: &str) -> String {
     prototype
         .trim_end_matches(';')
+        // The standard's LaTeX for a C variadic tail (MPI_Pcontrol).
+        .replace("\\ldots varargs", "...")
+        .replace("\\ldots", "...")
+        // An erratum of the data: MPI_Info_create_env's `argv` is an array of strings, as
+        // the standard's printed binding and every mpi.h have it.
+        .replace("char argv[]", "char *argv[]")
         .replace(" *", "*")
         .replace("* ", "*")
         .split_whitespace()

@@ -305,11 +305,11 @@ program errors_f
   call check_class('MPI_COMM_FREE(MPI_COMM_NULL)', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
 
   ! ---- the integers mpiattr's numbering gives the table slots of MPI_COMM_WORLD (index 0)
-  ! and MPI_COMM_SELF (index 1): 1 << (B + 2) | index << 2, B = 22 index bits for 4-byte
-  ! INTEGERs (16777216 and 16777220), 32 for 8-byte ones. They are no handles: MPI_ERR_COMM.
+  ! and MPI_COMM_SELF (index 1): 1 << (B + 4) | index << 4 | 1, B = 22 index bits for 4-byte
+  ! INTEGERs (67108865 and 67108881), 32 for 8-byte ones. They are no handles: MPI_ERR_COMM.
   index_bits = merge(32, 22, bit_size(index_bits) == 64)
   do i = 0, 1
-    alias = ior(ishft(1, index_bits + 2), ishft(i, 2))
+    alias = ior(ior(ishft(1, index_bits + 4), ishft(i, 4)), 1)
     call MPI_COMM_GET_ATTR(alias, MPI_TAG_UB, aval, flag, ierr)
     call check_class('MPI_COMM_GET_ATTR(' // istr(alias) // ')', ierr, MPI_ERR_COMM, 'MPI_ERR_COMM')
     call MPI_COMM_COMPARE(alias, MPI_COMM_WORLD, ival, ierr)
