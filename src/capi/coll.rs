@@ -16,6 +16,7 @@ use crate::engine::basic::{layout_kind, predefined_kind};
 use crate::engine::{
     BasicKind, Error, HandleProblem, Op, OpCall, Place, Result, Side, Transfer, Universe,
 };
+use crate::ffi::current;
 
 /// A buffer argument: `MPI_IN_PLACE` or an address.
 fn in_place(buf: *const c_void) -> bool {
@@ -178,6 +179,129 @@ unsafe fn rootless_reduction(
     )?;
     // SAFETY: the buffers the program named.
     unsafe { apply(moved, &send, &recv) }
+}
+
+// ---- fast paths ----------------------------------------------------------------------------
+//
+// The common case of the everyday collectives, tried before the full call (`fast` in
+// bindings/functions.txt): under MPI_THREAD_SINGLE on the owning thread, valid arguments,
+// a datatype whose items lie back to back. They check what the full call checks, with no
+// call and no lock ([`Universe::collective_fast`]), and return `None` for anything else,
+// errors included, which the full call then reports.
+
+#[inline(always)]
+fn success() -> Option<c_int> {
+    Some(abi::MPI_SUCCESS as c_int)
+}
+
+/// Whether a buffer of `bytes` bytes can be read or written: not NULL or `MPI_IN_PLACE` if
+/// it holds data.
+fn usable(buf: *const c_void, bytes: usize) -> bool {
+    bytes == 0 || !(buf.is_null() || in_place(buf))
+}
+
+#[inline(always)]
+pub(super) fn barrier_fast(comm: MPI_Comm) -> Option<c_int> {
+    current()?.collective_fast(handles::comm(comm).ok()?, None)?;
+    success()
+}
+
+#[inline(always)]
+pub(super) fn bcast_fast(
+    buffer: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    let count = usize::try_from(count).ok()?;
+    if root != 0 {
+        return None;
+    }
+    let datatype = handles::datatype(datatype).ok()?;
+    let fast = current()?.collective_fast(handles::comm(comm).ok()?, Some(datatype))??;
+    usable(buffer, (fast.size as usize).checked_mul(count)?).then(success)?
+}
+
+/// A reduction on one process (MPI_Reduce at root 0, MPI_Allreduce, MPI_Scan): the receive
+/// buffer gets the send buffer's values.
+///
+/// # Safety
+/// The buffers hold what their count and datatype describe (the caller's MPI contract).
+#[inline(always)]
+unsafe fn reduction_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    let count = usize::try_from(count).ok()?;
+    let op = Universe::predefined_op_kind(Universe::predefined_op(op as usize)?)?;
+    let datatype = handles::datatype(datatype).ok()?;
+    let fast = current()?.collective_fast(handles::comm(comm).ok()?, Some(datatype))??;
+    if !fast.allows(op) {
+        return None;
+    }
+    let bytes = (fast.size as usize).checked_mul(count)?;
+    if in_place(recvbuf) || !usable(recvbuf, bytes) {
+        return None;
+    }
+    if !in_place(sendbuf) {
+        if !usable(sendbuf, bytes) {
+            return None;
+        }
+        if bytes > 0 {
+            // SAFETY: both hold `bytes` bytes (the caller's contract); `copy` allows overlap.
+            unsafe { std::ptr::copy(sendbuf.cast::<u8>(), recvbuf.cast::<u8>(), bytes) };
+        }
+    }
+    success()
+}
+
+#[inline(always)]
+pub(super) unsafe fn allreduce_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn scan_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn reduce_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    if root != 0 {
+        return None;
+    }
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);

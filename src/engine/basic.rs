@@ -12,6 +12,7 @@
 
 use std::ffi::{c_int, c_long, c_short};
 use std::mem::size_of;
+use std::sync::OnceLock;
 
 use super::typemap::{Basic, IntFamily};
 use super::value::Fint;
@@ -388,6 +389,23 @@ pub fn predefined_kind(name: &str) -> Option<BasicKind> {
         "MPI_2INTEGER" => TwoInteger,
         _ => return None,
     })
+}
+
+/// The kind of the predefined datatype at `index` of the predefined table (what
+/// [`predefined_kind`] says of its name), looked up once.
+#[inline]
+pub fn predefined_kind_at(index: u32) -> Option<BasicKind> {
+    static KINDS: OnceLock<Vec<Option<BasicKind>>> = OnceLock::new();
+    KINDS
+        .get_or_init(|| {
+            super::datatypes::PREDEFINED
+                .iter()
+                .map(|p| predefined_kind(p.c_name()))
+                .collect()
+        })
+        .get(index as usize)
+        .copied()
+        .flatten()
 }
 
 /// The kind of an element of a derived datatype, from the layout the datatype engine keeps

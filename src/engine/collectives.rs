@@ -18,10 +18,11 @@
 //! same arguments with the same function, do the move at once, and return a request that is
 //! already complete (persistent ones: every `MPI_Start` does the move again).
 
-use super::basic::{signature_size, signatures_match, BasicKind};
+use super::basic::{predefined_kind_at, signature_size, signatures_match, BasicKind};
 use super::error::{Error, Result};
-use super::ops::{Op, OpCall};
-use super::{Comm, Datatype, ObjectKind, Universe};
+use super::ops::{Op, OpCall, PredefinedOp};
+use super::typemap::TypeMap;
+use super::{Comm, Datatype, Detail, ObjectKind, Universe};
 
 /// One buffer argument with its count and datatype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +147,69 @@ fn root(root: i32) -> Result<()> {
         Ok(())
     } else {
         Err(Error::InvalidRoot(root))
+    }
+}
+
+/// A datatype argument as a collective's fast path sees it
+/// ([`Universe::collective_fast`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FastType {
+    /// The packed size of one item, which is also its extent: items lie back to back from
+    /// the buffer address.
+    pub(crate) size: u64,
+    /// The predefined ops a reduction may apply to it, bit `i` for `PredefinedOp::ALL[i]`:
+    /// those defined on a predefined datatype's kind, none for a derived datatype.
+    pub(crate) ops: u16,
+}
+
+impl FastType {
+    /// The facts of a committed datatype whose items lie back to back; `None` otherwise.
+    pub(crate) fn of(map: &TypeMap) -> Option<FastType> {
+        if map.true_lb() != 0 || !map.contiguous_items() {
+            return None;
+        }
+        let kind = map.predefined_index().and_then(predefined_kind_at);
+        let ops = kind.map_or(0, |kind| {
+            PredefinedOp::ALL
+                .iter()
+                .enumerate()
+                .filter(|(_, op)| op.check(&[kind], false).is_ok())
+                .fold(0, |bits, (i, _)| bits | 1 << i)
+        });
+        Some(FastType {
+            size: map.size(),
+            ops,
+        })
+    }
+
+    /// Whether a reduction may apply `op` to it.
+    #[inline(always)]
+    pub(crate) fn allows(&self, op: PredefinedOp) -> bool {
+        self.ops & (1 << op as u16) != 0
+    }
+}
+
+impl Universe {
+    /// The common case of a collective's checks, for the shells' fast paths: under
+    /// `MPI_THREAD_SINGLE` on the owning thread, with no call and no lock, that `comm` is a
+    /// live communicator and `datatype` (if any) a committed one whose items lie back to back
+    /// from the buffer address. `None` in every other case, errors included, which the full
+    /// call then handles and reports.
+    #[inline(always)]
+    pub(crate) fn collective_fast(
+        &self,
+        comm: Comm,
+        datatype: Option<Datatype>,
+    ) -> Option<Option<FastType>> {
+        let state = self.state.try_single()?;
+        state.object(ObjectKind::Comm, comm.0).ok()?;
+        let Some(datatype) = datatype else {
+            return Some(None);
+        };
+        match &state.object(ObjectKind::Datatype, datatype.0).ok()?.detail {
+            Detail::Datatype { fast, .. } => fast.map(Some),
+            _ => None,
+        }
     }
 }
 

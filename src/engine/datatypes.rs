@@ -113,6 +113,32 @@ predefined! {
     MPIATTR_HANDLE_MPI_COMPLEX32 = 32;
 }
 
+/// Predefined datatype handles are below this value (the standard ABI's 0x200..0x2ff).
+const HANDLE_SPACE: usize = 0x400;
+
+/// For each handle value below [`HANDLE_SPACE`], one more than its index in [`PREDEFINED`]
+/// (0: not a predefined datatype); built at compile time so that decoding a predefined
+/// datatype is one load.
+static INDEX_BY_HANDLE: [u8; HANDLE_SPACE] = {
+    let mut table = [0u8; HANDLE_SPACE];
+    let mut i = 0;
+    while i < PREDEFINED.len() {
+        assert!(PREDEFINED[i].handle < HANDLE_SPACE && i < u8::MAX as usize);
+        table[PREDEFINED[i].handle] = (i + 1) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The index in [`PREDEFINED`] of the predefined datatype whose handle value is `handle`.
+#[inline(always)]
+pub(crate) fn index_of_handle(handle: usize) -> Option<u32> {
+    match INDEX_BY_HANDLE.get(handle) {
+        Some(&plus_one) if plus_one != 0 => Some(u32::from(plus_one) - 1),
+        _ => None,
+    }
+}
+
 /// The type map of a predefined datatype: its basic kind, or its two members for the pair
 /// types of MINLOC/MAXLOC.
 pub(crate) fn type_map(index: u32, predefined: &Predefined) -> TypeMap {

@@ -322,10 +322,30 @@ enum Detail {
     Datatype {
         map: Arc<typemap::TypeMap>,
         committed: bool,
+        /// What the collectives' fast paths need, for a committed datatype whose items lie
+        /// back to back (computed at commit).
+        fast: Option<collectives::FastType>,
     },
     Win {
         _memory: Option<Memory>,
     },
+}
+
+impl Detail {
+    /// A datatype's detail; committing compiles the map and computes its fast-path facts.
+    fn datatype(map: Arc<typemap::TypeMap>, committed: bool) -> Detail {
+        let fast = if committed {
+            map.flat();
+            collectives::FastType::of(&map)
+        } else {
+            None
+        };
+        Detail::Datatype {
+            map,
+            committed,
+            fast,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -933,10 +953,10 @@ impl Universe {
         }
         for (index, predefined) in datatypes::PREDEFINED.iter().enumerate() {
             let mut datatype = ObjectData::new(
-                Detail::Datatype {
-                    map: Arc::new(datatypes::type_map(index as u32, predefined)),
-                    committed: true,
-                },
+                Detail::datatype(
+                    Arc::new(datatypes::type_map(index as u32, predefined)),
+                    true,
+                ),
                 ErrorHandler::Fatal,
             );
             datatype.predefined = true;
@@ -1623,10 +1643,9 @@ impl Universe {
             let data = state.object(kind, source)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
-                Detail::Datatype { map, committed } => Detail::Datatype {
-                    map: Arc::new(typemap::dup(map)?),
-                    committed: *committed,
-                },
+                Detail::Datatype { map, committed, .. } => {
+                    Detail::datatype(Arc::new(typemap::dup(map)?), *committed)
+                }
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
             };
             let mut copy = ObjectData::new(detail, data.errhandler);
@@ -1863,11 +1882,9 @@ impl Universe {
     pub(crate) const PREDEFINED_DATATYPES: u32 = datatypes::PREDEFINED.len() as u32;
 
     /// The predefined datatype whose C handle value is `handle`, if any.
+    #[inline(always)]
     pub fn predefined_datatype(handle: usize) -> Option<Datatype> {
-        datatypes::PREDEFINED
-            .iter()
-            .position(|p| p.handle == handle)
-            .map(|index| Datatype(predefined_id(index as u32)))
+        datatypes::index_of_handle(handle).map(|index| Datatype(predefined_id(index)))
     }
 
     /// The C handle value and name of a predefined datatype.
@@ -1920,11 +1937,9 @@ impl Universe {
     /// MPI_Type_commit: compiles the type map to its flat block list (once).
     pub fn type_commit(&self, datatype: Datatype) -> Result<()> {
         let mut state = self.lock()?;
-        if let Detail::Datatype { map, committed } =
-            &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail
-        {
-            map.flat();
-            *committed = true;
+        let detail = &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail;
+        if let Detail::Datatype { map, .. } = detail {
+            *detail = Detail::datatype(map.clone(), true);
         }
         Ok(())
     }

@@ -8,7 +8,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::basic::{signature_size, BasicKind, TypeGroup};
 use super::error::{Error, Result};
@@ -627,11 +627,18 @@ impl UserOp {
 
 impl Universe {
     /// The predefined op whose C handle value is `handle` (not MPI_OP_NULL), if any.
+    #[inline(always)]
     pub fn predefined_op(handle: usize) -> Option<Op> {
-        PredefinedOp::ALL
-            .iter()
-            .find(|op| op.abi_handle() == handle)
-            .map(|op| op.op())
+        // The predefined ops' handles are small: below 0x40 in the standard ABI.
+        static BY_HANDLE: OnceLock<[Option<PredefinedOp>; 0x40]> = OnceLock::new();
+        let table = BY_HANDLE.get_or_init(|| {
+            let mut table = [None; 0x40];
+            for op in PredefinedOp::ALL {
+                table[op.abi_handle()] = Some(op);
+            }
+            table
+        });
+        table.get(handle).copied().flatten().map(|op| op.op())
     }
 
     /// The predefined op `op` names, if it is one.

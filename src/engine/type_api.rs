@@ -143,13 +143,7 @@ impl Universe {
         map.flat();
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let mut data = ObjectData::new(
-            Detail::Datatype {
-                map: Arc::new(map),
-                committed: true,
-            },
-            ErrorHandler::Fatal,
-        );
+        let mut data = ObjectData::new(Detail::datatype(Arc::new(map), true), ErrorHandler::Fatal);
         // Like a predefined type: committed and never freed.
         data.predefined = true;
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
@@ -178,6 +172,7 @@ impl Universe {
             Detail::Datatype {
                 map,
                 committed: true,
+                ..
             } => Ok(map.clone()),
             Detail::Datatype { .. } => Err(Error::NotCommitted),
             _ => Err(Error::InvalidType("not a datatype")),
@@ -202,7 +197,7 @@ impl Universe {
     fn type_register(&self, map: Arc<TypeMap>, committed: bool) -> Result<Datatype> {
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let data = ObjectData::new(Detail::Datatype { map, committed }, ErrorHandler::Fatal);
+        let data = ObjectData::new(Detail::datatype(map, committed), ErrorHandler::Fatal);
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 

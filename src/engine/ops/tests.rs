@@ -781,3 +781,11 @@ fn no_op_is_valid_after_finalize() {
         Error::Finalized
     );
 }
+
+#[test]
+fn all_is_in_declaration_order() {
+    // The collectives' fast paths index op bit masks by the discriminant.
+    for (i, op) in PredefinedOp::ALL.iter().enumerate() {
+        assert_eq!(*op as usize, i, "{op:?}");
+    }
+}
