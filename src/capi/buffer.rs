@@ -15,7 +15,7 @@ use super::handles;
 use super::universe;
 use crate::abi::{self, MPI_Datatype};
 use crate::engine::typemap::{self, TypeMap};
-use crate::engine::{Datatype, Error, Layout, Result};
+use crate::engine::{Datatype, Error, Layout, Result, Universe};
 
 /// `count` items of a committed datatype.
 pub(crate) struct Data {
@@ -37,8 +37,14 @@ pub(crate) fn describe_large(count: i64, datatype: MPI_Datatype) -> Result<Data>
     if count < 0 {
         return Err(Error::InvalidCount);
     }
-    let datatype = handles::datatype(datatype)?;
-    let map = universe()?.type_committed_map(datatype)?;
+    let (datatype, map) = match Universe::predefined_datatype_map(datatype as usize) {
+        // A predefined datatype: its map without a lock.
+        Some(map) => (handles::datatype(datatype)?, map.clone()),
+        None => {
+            let datatype = handles::datatype(datatype)?;
+            (datatype, universe()?.type_committed_map(datatype)?)
+        }
+    };
     let bytes = packed_bytes(&map, count)?;
     Ok(Data {
         datatype,

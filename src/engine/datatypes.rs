@@ -2,6 +2,7 @@
 
 use std::ffi::{c_int, c_long, c_longlong, c_short};
 use std::mem::size_of;
+use std::sync::{Arc, OnceLock};
 
 use super::typemap::{Basic, IntFamily, TypeMap};
 use super::value::Fint;
@@ -137,6 +138,23 @@ pub(crate) fn index_of_handle(handle: usize) -> Option<u32> {
         Some(&plus_one) if plus_one != 0 => Some(u32::from(plus_one) - 1),
         _ => None,
     }
+}
+
+/// The type maps of the predefined datatypes, by index, made once: every universe's table
+/// shares them, and the shells read them without a lock (they never change).
+pub(crate) fn predefined_maps() -> &'static [Arc<TypeMap>] {
+    static MAPS: OnceLock<Vec<Arc<TypeMap>>> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        PREDEFINED
+            .iter()
+            .enumerate()
+            .map(|(index, predefined)| {
+                let map = type_map(index as u32, predefined);
+                map.flat();
+                Arc::new(map)
+            })
+            .collect()
+    })
 }
 
 /// The type map of a predefined datatype: its basic kind, or its two members for the pair

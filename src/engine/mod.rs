@@ -951,14 +951,9 @@ impl Universe {
             world.predefined = true;
             state.table_mut(ObjectKind::Comm).insert_predefined(world);
         }
-        for (index, predefined) in datatypes::PREDEFINED.iter().enumerate() {
-            let mut datatype = ObjectData::new(
-                Detail::datatype(
-                    Arc::new(datatypes::type_map(index as u32, predefined)),
-                    true,
-                ),
-                ErrorHandler::Fatal,
-            );
+        for map in datatypes::predefined_maps() {
+            let mut datatype =
+                ObjectData::new(Detail::datatype(map.clone(), true), ErrorHandler::Fatal);
             datatype.predefined = true;
             state
                 .table_mut(ObjectKind::Datatype)
@@ -1885,6 +1880,14 @@ impl Universe {
     #[inline(always)]
     pub fn predefined_datatype(handle: usize) -> Option<Datatype> {
         datatypes::index_of_handle(handle).map(|index| Datatype(predefined_id(index)))
+    }
+
+    /// The committed type map of the predefined datatype whose C handle value is `handle`,
+    /// without a lock (predefined maps never change).
+    #[inline(always)]
+    pub fn predefined_datatype_map(handle: usize) -> Option<&'static Arc<typemap::TypeMap>> {
+        datatypes::index_of_handle(handle)
+            .map(|index| &datatypes::predefined_maps()[index as usize])
     }
 
     /// The C handle value and name of a predefined datatype.
