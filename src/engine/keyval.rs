@@ -493,7 +493,9 @@ impl Registry {
             return;
         };
         *users = users.saturating_sub(1);
-        if *users == 0 {
+        // The flag apart from the record answers "was it freed?" without a call: an object's
+        // last value of a live keyval going is common (delete then set again).
+        if *users == 0 && self.held_is_freed(keyval) {
             self.release_last(keyval);
         }
     }
