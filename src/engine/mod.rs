@@ -1238,7 +1238,7 @@ impl Universe {
             return None;
         }
         attrs.remove_at(slot, spare)?;
-        keyvals.release(keyval);
+        keyvals.release_one(keyval);
         Some(())
     }
 
