@@ -307,6 +307,16 @@ impl AttrSet {
             meta: tag.bits() | actions.bits() | (seq << SEQ_SHIFT),
             word,
         };
+        if self.slots.is_empty() {
+            // The first value: a one-slot slice, whatever a spare one held, overwritten.
+            let mut slots = spare.take(1);
+            if let Some(slot) = slots.first_mut() {
+                *slot = entry;
+            }
+            self.slots = slots;
+            self.len = 1;
+            return;
+        }
         let needed = self.len as usize + 1;
         let fits = if self.hashed() {
             needed * 5 <= self.slots.len() * 4
@@ -412,11 +422,16 @@ impl AttrSet {
 
     /// Removes and returns the entry for `keyval`. The last one going gives the slice back.
     pub(crate) fn remove(&mut self, keyval: Keyval, spare: &mut Spare) -> Option<Entry> {
-        if self.len == 0 {
+        let slot = self.slot_of(keyval)?;
+        self.remove_at(slot, spare)
+    }
+
+    /// Removes and returns the entry in a slot [`AttrSet::slot_of`] gave.
+    pub(crate) fn remove_at(&mut self, mut slot: usize, spare: &mut Spare) -> Option<Entry> {
+        let entry = std::mem::take(self.slots.get_mut(slot)?);
+        if entry.is_empty() {
             return None;
         }
-        let mut slot = self.find(keyval)?;
-        let entry = std::mem::take(&mut self.slots[slot]);
         self.len -= 1;
         if self.len == 0 {
             self.recycle(spare);
@@ -424,8 +439,10 @@ impl AttrSet {
         }
         if self.hashed() {
             // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
+            // Wrapping by comparison, not `%`: a division costs tens of cycles.
             let capacity = self.slots.len();
-            let mut next = (slot + 1) % capacity;
+            let wrap = |i: usize| if i + 1 == capacity { 0 } else { i + 1 };
+            let mut next = wrap(slot);
             while !self.slots[next].is_empty() {
                 let at = home(self.slots[next].keyval, capacity);
                 // Move the entry back into `slot` unless its home lies cyclically in
@@ -439,7 +456,7 @@ impl AttrSet {
                     self.slots[slot] = std::mem::take(&mut self.slots[next]);
                     slot = next;
                 }
-                next = (next + 1) % capacity;
+                next = wrap(next);
             }
         }
         Some(entry)

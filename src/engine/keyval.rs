@@ -498,6 +498,23 @@ impl Registry {
         }
     }
 
+    /// [`Registry::release`] for a value deleted on its own (the delete fast path): the flag
+    /// kept apart from the record answers "was it freed?" without a call, since an object's
+    /// only value of a live keyval going is common (delete, then set again). The bulk loops
+    /// (frees, failed dups) keep `release`: there the extra test moved their loops' code,
+    /// and freeing 1024 attributes took 45 % longer.
+    #[inline(always)]
+    pub(crate) fn release_one(&mut self, keyval: Keyval) {
+        let slot = (keyval.0 & SLOT_MASK) as usize;
+        let Some(users) = self.users.get_mut(slot) else {
+            return;
+        };
+        *users = users.saturating_sub(1);
+        if *users == 0 && self.held_is_freed(keyval) {
+            self.release_last(keyval);
+        }
+    }
+
     /// The last holder of a keyval went: it goes too if it was freed.
     #[cold]
     fn release_last(&mut self, keyval: Keyval) {

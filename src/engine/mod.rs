@@ -1267,13 +1267,15 @@ impl Universe {
         } = &mut *state;
         keyvals.live_user(keyval, O::KIND)?;
         let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
-        match attrs.get(keyval) {
-            None => return Some(()),
-            Some(e) if e.has_delete_callback() || e.deleting() || e.has_cell() => return None,
-            Some(_) => {}
+        let Some(slot) = attrs.slot_of(keyval) else {
+            return Some(());
+        };
+        let e = attrs.at(slot);
+        if e.has_delete_callback() || e.deleting() || e.has_cell() {
+            return None;
         }
-        attrs.remove(keyval, spare)?;
-        keyvals.release(keyval);
+        attrs.remove_at(slot, spare)?;
+        keyvals.release_one(keyval);
         Some(())
     }
 
