@@ -105,6 +105,7 @@ programs!(
     copy_target,
     cxx_exception,
     datatypes_basic,
+    datatypes_layout,
     delete_order,
     deprecated_api,
     env_basics,

@@ -310,6 +310,8 @@ enum Detail {
     Datatype {
         map: Arc<typemap::TypeMap>,
         committed: bool,
+        /// MPI_Type_set_name's bytes; a predefined type starts with its own name.
+        name: Vec<u8>,
     },
     Win {
         _memory: Option<Memory>,
@@ -924,6 +926,7 @@ impl Universe {
                 Detail::Datatype {
                     map: Arc::new(datatypes::type_map(index as u32, predefined)),
                     committed: true,
+                    name: predefined.c_name().as_bytes().to_vec(),
                 },
                 ErrorHandler::Fatal,
             );
@@ -1611,9 +1614,10 @@ impl Universe {
             let data = state.object(kind, source)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
-                Detail::Datatype { map, committed } => Detail::Datatype {
+                Detail::Datatype { map, committed, .. } => Detail::Datatype {
                     map: Arc::new(typemap::dup(map)?),
                     committed: *committed,
+                    name: Vec::new(),
                 },
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
             };
@@ -1908,7 +1912,7 @@ impl Universe {
     /// MPI_Type_commit: compiles the type map to its flat block list (once).
     pub fn type_commit(&self, datatype: Datatype) -> Result<()> {
         let mut state = self.lock()?;
-        if let Detail::Datatype { map, committed } =
+        if let Detail::Datatype { map, committed, .. } =
             &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail
         {
             map.flat();

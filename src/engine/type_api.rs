@@ -146,12 +146,43 @@ impl Universe {
             Detail::Datatype {
                 map: Arc::new(map),
                 committed: true,
+                name: Vec::new(),
             },
             ErrorHandler::Fatal,
         );
         // Like a predefined type: committed and never freed.
         data.predefined = true;
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
+    }
+
+    /// MPI_Type_get_name: the bytes MPI_Type_set_name gave, a predefined type's own name
+    /// (`MPI_INT`) until renamed, empty for a derived type never named (MPI-4.1 §7.8).
+    pub fn type_name(&self, datatype: Datatype) -> Result<Vec<u8>> {
+        match &self
+            .lock()?
+            .object(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype { name, .. } => Ok(name.clone()),
+            _ => Err(Error::InvalidType("not a datatype")),
+        }
+    }
+
+    /// MPI_Type_set_name: any bytes, kept as they are (the shells cut them to
+    /// MPI_MAX_OBJECT_NAME - 1); predefined types can be renamed too. A duplicate starts
+    /// without a name.
+    pub fn set_type_name(&self, datatype: Datatype, new_name: &[u8]) -> Result<()> {
+        match &mut self
+            .lock()?
+            .object_mut(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype { name, .. } => {
+                *name = new_name.to_vec();
+                Ok(())
+            }
+            _ => Err(Error::InvalidType("not a datatype")),
+        }
     }
 
     /// The type map of a datatype (committed or not).
@@ -177,6 +208,7 @@ impl Universe {
             Detail::Datatype {
                 map,
                 committed: true,
+                ..
             } => Ok(map.clone()),
             Detail::Datatype { .. } => Err(Error::NotCommitted),
             _ => Err(Error::InvalidType("not a datatype")),
@@ -201,7 +233,12 @@ impl Universe {
     fn type_register(&self, map: Arc<TypeMap>, committed: bool) -> Result<Datatype> {
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let data = ObjectData::new(Detail::Datatype { map, committed }, ErrorHandler::Fatal);
+        let detail = Detail::Datatype {
+            map,
+            committed,
+            name: Vec::new(),
+        };
+        let data = ObjectData::new(detail, ErrorHandler::Fatal);
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 
