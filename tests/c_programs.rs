@@ -106,6 +106,7 @@ programs!(
     cxx_exception,
     datatypes_basic,
     datatypes_layout,
+    datatypes_transfer,
     delete_order,
     deprecated_api,
     env_basics,

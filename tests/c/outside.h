@@ -136,9 +136,57 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Type_set_attr(t, x->type_keyval, IPTR(5)));
         OUTSIDE(MPI_Type_get_attr(t, x->type_keyval, &o.ptr, &o.i));
         OUTSIDE(MPI_Type_delete_attr(t, x->type_keyval));
+        OUTSIDE(MPI_Type_contiguous_c(2, t, &o.type));
+        {
+            int bl[2] = {1, 1}, dp[2] = {0, 2}, sizes[1] = {4}, subs[1] = {2}, starts[1] = {1};
+            int dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG};
+            MPI_Aint ad[2] = {0, 16};
+            MPI_Count cb[2] = {1, 1}, cd[2] = {0, 2};
+            MPI_Datatype ts[2] = {t, t};
+            OUTSIDE(MPI_Type_vector(2, 1, 2, t, &o.type));
+            OUTSIDE(MPI_Type_vector_c(2, 1, 2, t, &o.type));
+            OUTSIDE(MPI_Type_create_hvector(2, 1, 16, t, &o.type));
+            OUTSIDE(MPI_Type_create_hvector_c(2, 1, 16, t, &o.type));
+            OUTSIDE(MPI_Type_indexed(2, bl, dp, t, &o.type));
+            OUTSIDE(MPI_Type_indexed_c(2, cb, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed(2, bl, ad, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_c(2, cb, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_indexed_block(2, 1, dp, t, &o.type));
+            OUTSIDE(MPI_Type_create_indexed_block_c(2, 1, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_block(2, 1, ad, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_block_c(2, 1, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_struct(2, bl, ad, ts, &o.type));
+            OUTSIDE(MPI_Type_create_struct_c(2, cb, cd, ts, &o.type));
+            OUTSIDE(MPI_Type_create_subarray(1, sizes, subs, starts, MPI_ORDER_C, t, &o.type));
+            OUTSIDE(MPI_Type_create_darray(1, 0, 1, sizes, dist, darg, bl, MPI_ORDER_C, t,
+                                           &o.type));
+            OUTSIDE(MPI_Type_create_resized(t, 0, 16, &o.type));
+            OUTSIDE(MPI_Type_create_resized_c(t, 0, 16, &o.type));
+        }
+        OUTSIDE(MPI_Type_size_x(t, (MPI_Count *)&o.aint));
+        OUTSIDE(MPI_Type_get_extent(t, &o.aint, &o.aint));
+        OUTSIDE(MPI_Type_get_true_extent(t, &o.aint, &o.aint));
+        OUTSIDE(MPI_Type_get_envelope(t, &o.i, &o.i, &o.j, &o.j));
+        OUTSIDE(MPI_Type_set_name(t, "outside"));
+        OUTSIDE(MPI_Type_get_name(t, o.text, &o.i));
+        OUTSIDE(MPI_Get_elements(&o.status, t, &o.i));
+        OUTSIDE(MPI_Status_set_elements(&o.status, t, 1));
+        OUTSIDE(MPI_Pack_size(1, t, MPI_COMM_WORLD, &o.i));
+        OUTSIDE(MPI_Pack_external_size("external32", 1, t, &o.aint));
+        {
+            int data[4] = {1, 2, 3, 4};
+            OUTSIDE(MPI_Pack(data, 1, t, o.text, 64, &o.i, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Unpack(o.text, 64, &o.i, data, 1, t, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Pack_external("external32", data, 1, t, o.text, 64, &o.aint));
+            OUTSIDE(MPI_Unpack_external("external32", o.text, 64, &o.aint, data, 1, t));
+        }
         OUTSIDE_INOUT(t, MPI_Type_commit(&t));
         OUTSIDE_INOUT(t, MPI_Type_free(&t));
     }
+    OUTSIDE(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &o.type));
+    OUTSIDE(MPI_Type_create_f90_integer(9, &o.type));
+    OUTSIDE(MPI_Type_create_f90_real(6, MPI_UNDEFINED, &o.type));
+    OUTSIDE(MPI_Type_create_f90_complex(6, MPI_UNDEFINED, &o.type));
 
     /* windows (after MPI_Finalize: one that was alive) and memory */
     if (x->win != MPI_WIN_NULL) {
@@ -209,6 +257,10 @@ static void anytime_calls(const char *when, int initialized, int finalized)
         CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, NULL, &o.i), MPI_ERR_ARG);
         CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, o.text, NULL), MPI_ERR_ARG);
     }
+
+    /* address arithmetic needs no library state */
+    CHECK_MSG(MPI_Aint_add(4096, 8) == 4104, "%s: MPI_Aint_add", when);
+    CHECK_MSG(MPI_Aint_diff(4096, 4104) == -8, "%s: MPI_Aint_diff", when);
 
     CHECK_MSG(MPI_Wtick() > 0.0, "%s: MPI_Wtick is not positive", when);
     {
