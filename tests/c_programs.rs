@@ -122,6 +122,7 @@ programs!(
     fatal_errors_abort,
     fatal_free_keyval,
     fatal_keyval,
+    fatal_pack,
     fatal_type,
     fatal_win,
     finalize_order,
