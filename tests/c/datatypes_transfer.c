@@ -474,6 +474,46 @@ static void bad_input(void)
     CHECK_EQ_INT(s, 6 * sizeof(int));
     CHECK_OK(MPI_Type_free(&raw));
 
+    /* the _c forms refuse the same */
+    {
+        MPI_Count c = 77, cdist_g[1] = {8};
+        int baddist[1] = {12345};
+        CHECK_FAILS("get_extent_c", o, MPI_Type_get_extent_c(MPI_INT, NULL, &c), MPI_ERR_ARG);
+        CHECK_EQ_INT(c, 77);
+        CHECK_FAILS("darray_c distribution", o,
+                    MPI_Type_create_darray_c(1, 0, 1, cdist_g, baddist, darg, ps, MPI_ORDER_C,
+                                             MPI_INT, &o.type),
+                    MPI_ERR_ARG);
+        CHECK_FAILS("pack_c outsize", o,
+                    MPI_Pack_c(sizes, 1, MPI_INT, o.text, -1, &c, MPI_COMM_WORLD), MPI_ERR_ARG);
+        CHECK_EQ_INT(c, 77);
+        CHECK_FAILS("unpack_c count", o,
+                    MPI_Unpack_c(o.text, 64, &c, sizes, -1, MPI_INT, MPI_COMM_WORLD),
+                    MPI_ERR_COUNT);
+        CHECK_FAILS("unpack_external datarep", o,
+                    MPI_Unpack_external("native", o.text, 64, &o.aint, sizes, 1, MPI_INT),
+                    MPI_ERR_ARG);
+        CHECK_FAILS("unpack position", o,
+                    MPI_Unpack(o.text, 64, NULL, sizes, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG);
+        CHECK_FAILS("unpack comm", o,
+                    MPI_Unpack(o.text, 64, &o.i, sizes, 1, MPI_INT, MPI_COMM_NULL), MPI_ERR_COMM);
+        CHECK_FAILS("contents arrays", o,
+                    MPI_Type_get_contents_c(MPI_INT, 0, 0, 0, 0, NULL, NULL, NULL, NULL),
+                    MPI_ERR_TYPE);
+        MPI_Datatype v;
+        CHECK_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
+        CHECK_FAILS("contents NULL array", o,
+                    MPI_Type_get_contents(v, 3, 0, 1, NULL, &o.aint, &o.type), MPI_ERR_ARG);
+        CHECK_FAILS("contents_c short", o,
+                    MPI_Type_get_contents_c(v, 2, 0, 0, 1, &o.i, &o.aint, &c, &o.type),
+                    MPI_ERR_ARG);
+        CHECK_FAILS("envelope_c NULL", o,
+                    MPI_Type_get_envelope_c(v, &c, &c, NULL, &c, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS("get_elements_c NULL", o, MPI_Get_elements_c(&o.status, v, NULL),
+                    MPI_ERR_ARG);
+        CHECK_OK(MPI_Type_free(&v));
+    }
+
     /* the address arithmetic */
     CHECK_EQ_INT(MPI_Aint_add(1000, -24), 976);
     CHECK_EQ_INT(MPI_Aint_diff(1000, 1024), -24);

@@ -162,6 +162,33 @@ static void outside_calls(const struct outside *x)
                                            &o.type));
             OUTSIDE(MPI_Type_create_resized(t, 0, 16, &o.type));
             OUTSIDE(MPI_Type_create_resized_c(t, 0, 16, &o.type));
+            MPI_Count cs[1] = {4}, csub[1] = {2}, cst[1] = {1};
+            OUTSIDE(MPI_Type_create_subarray_c(1, cs, csub, cst, MPI_ORDER_C, t, &o.type));
+            OUTSIDE(MPI_Type_create_darray_c(1, 0, 1, cs, dist, darg, bl, MPI_ORDER_C, t,
+                                             &o.type));
+        }
+        {
+            MPI_Count *c = (MPI_Count *)&o.aint; /* MPI_Count outputs: the same 8 bytes */
+            OUTSIDE(MPI_Type_size_c(t, c));
+            OUTSIDE(MPI_Type_get_extent_c(t, c, c));
+            OUTSIDE(MPI_Type_get_extent_x(t, c, c));
+            OUTSIDE(MPI_Type_get_true_extent_c(t, c, c));
+            OUTSIDE(MPI_Type_get_true_extent_x(t, c, c));
+            OUTSIDE(MPI_Type_get_envelope_c(t, c, c, c, c, &o.i));
+            OUTSIDE(MPI_Type_get_contents(t, 1, 1, 1, &o.i, &o.aint, &o.type));
+            OUTSIDE(MPI_Type_get_contents_c(t, 1, 1, 1, 1, &o.i, &o.aint, c, &o.type));
+            OUTSIDE(MPI_Get_elements_c(&o.status, t, c));
+            OUTSIDE(MPI_Get_elements_x(&o.status, t, c));
+            OUTSIDE(MPI_Get_count_c(&o.status, t, c));
+            OUTSIDE(MPI_Status_set_elements_c(&o.status, t, 1));
+            OUTSIDE(MPI_Status_set_elements_x(&o.status, t, 1));
+            OUTSIDE(MPI_Pack_size_c(1, t, MPI_COMM_WORLD, c));
+            OUTSIDE(MPI_Pack_external_size_c("external32", 1, t, c));
+            int data[4] = {1, 2, 3, 4};
+            OUTSIDE(MPI_Pack_c(data, 1, t, o.text, 64, c, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Unpack_c(o.text, 64, c, data, 1, t, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Pack_external_c("external32", data, 1, t, o.text, 64, c));
+            OUTSIDE(MPI_Unpack_external_c("external32", o.text, 64, c, data, 1, t));
         }
         OUTSIDE(MPI_Type_size_x(t, (MPI_Count *)&o.aint));
         OUTSIDE(MPI_Type_get_extent(t, &o.aint, &o.aint));
