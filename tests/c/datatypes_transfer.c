@@ -322,6 +322,35 @@ static void names_and_contents(void)
     CHECK(ni == 2 && na == 1 && nl == 0 && nd == 1 && combiner == MPI_COMBINER_HVECTOR);
     CHECK_OK(MPI_Type_get_contents_c(h, 2, 1, 0, 1, ints, aints, large, types));
     CHECK(ints[0] == 2 && ints[1] == 1 && aints[0] == 16);
+    /* subarray_c: ndims and order are ints, sizes, subsizes and starts large counts
+       (MPI-4.1 §5.1.13); struct_c: count, block lengths and displacements all large */
+    {
+        MPI_Count sz[2] = {4, 5}, sb[2] = {2, 3}, st[2] = {1, 2}, got[8];
+        MPI_Datatype s, parts[2] = {MPI_INT, MPI_DOUBLE};
+        CHECK_OK(MPI_Type_create_subarray_c(2, sz, sb, st, MPI_ORDER_FORTRAN, MPI_INT, &s));
+        CHECK_OK(MPI_Type_get_envelope_c(s, &ni, &na, &nl, &nd, &combiner));
+        CHECK(ni == 2 && na == 0 && nl == 6 && nd == 1 && combiner == MPI_COMBINER_SUBARRAY);
+        CHECK_OK(MPI_Type_get_contents_c(s, 2, 0, 8, 1, ints, aints, got, types));
+        CHECK(ints[0] == 2 && ints[1] == MPI_ORDER_FORTRAN);
+        CHECK(got[0] == 4 && got[1] == 5 && got[2] == 2 && got[3] == 3 && got[4] == 1 &&
+              got[5] == 2);
+        MPI_Count lbc = -1, extc = -1;
+        CHECK_OK(MPI_Type_get_true_extent_c(s, &lbc, &extc));
+        CHECK(lbc == 9 * (MPI_Count)sizeof(int) && extc == 10 * (MPI_Count)sizeof(int));
+        CHECK_OK(MPI_Type_free(&s));
+        MPI_Count cbl[2] = {1, 2}, cdisp[2] = {0, 8};
+        CHECK_OK(MPI_Type_create_struct_c(2, cbl, cdisp, parts, &s));
+        CHECK_OK(MPI_Type_get_envelope_c(s, &ni, &na, &nl, &nd, &combiner));
+        CHECK(ni == 0 && na == 0 && nl == 5 && nd == 2 && combiner == MPI_COMBINER_STRUCT);
+        CHECK_OK(MPI_Type_get_contents_c(s, 0, 0, 8, 2, ints, aints, got, types));
+        CHECK(got[0] == 2 && got[1] == 1 && got[2] == 2 && got[3] == 0 && got[4] == 8);
+        CHECK_EQ_HANDLE(types[1], MPI_DOUBLE);
+        MPI_Count sc = -1;
+        CHECK_OK(MPI_Type_size_c(s, &sc));
+        CHECK_EQ_INT(sc, sizeof(int) + 2 * sizeof(double));
+        CHECK_OK(MPI_Type_free(&s));
+    }
+
     /* the f90 types' contents are the arguments as given */
     MPI_Datatype f;
     CHECK_OK(MPI_Type_create_f90_real(10, MPI_UNDEFINED, &f));
