@@ -194,6 +194,33 @@ static void collectives(void)
              MPI_ERR_TRUNCATE);
     CHECK_OK(MPI_Bcast(got, 1, strided, 0, MPI_COMM_WORLD));
     CHECK_OK(MPI_Type_free(&strided));
+
+    /* MPI_BOTTOM with structs of absolute addresses on both sides of a collective */
+    int a = 5, ra = 0;
+    double b = 6.5, rb = 0;
+    int ones[2] = {1, 1};
+    MPI_Aint d[2];
+    MPI_Datatype kinds[2] = {MPI_INT, MPI_DOUBLE}, from, to;
+    CHECK_OK(MPI_Get_address(&a, &d[0]));
+    CHECK_OK(MPI_Get_address(&b, &d[1]));
+    CHECK_OK(MPI_Type_create_struct(2, ones, d, kinds, &from));
+    from = committed(from);
+    CHECK_OK(MPI_Get_address(&ra, &d[0]));
+    CHECK_OK(MPI_Get_address(&rb, &d[1]));
+    CHECK_OK(MPI_Type_create_struct(2, ones, d, kinds, &to));
+    to = committed(to);
+    CHECK_OK(MPI_Gather(MPI_BOTTOM, 1, from, MPI_BOTTOM, 1, to, 0, MPI_COMM_WORLD));
+    CHECK(ra == 5 && rb == 6.5);
+    ra = 0, rb = 0;
+    CHECK_OK(MPI_Allgather(MPI_BOTTOM, 1, from, MPI_BOTTOM, 1, to, MPI_COMM_WORLD));
+    CHECK(ra == 5 && rb == 6.5);
+    ra = 0, rb = 0;
+    CHECK_OK(MPI_Alltoall(MPI_BOTTOM, 1, from, MPI_BOTTOM, 1, to, MPI_COMM_SELF));
+    CHECK(ra == 5 && rb == 6.5);
+    CHECK_OK(MPI_Bcast(MPI_BOTTOM, 1, from, 0, MPI_COMM_WORLD));
+    CHECK(a == 5 && b == 6.5);
+    CHECK_OK(MPI_Type_free(&from));
+    CHECK_OK(MPI_Type_free(&to));
 }
 
 static void packing(void)
