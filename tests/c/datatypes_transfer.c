@@ -33,8 +33,12 @@ static void point_to_point(void)
     CHECK_OK(MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &every_other));
     every_other = committed(every_other);
     memset(dst, 0, sizeof dst);
-    CHECK_OK(MPI_Send(src, 1, every_other, 0, 1, MPI_COMM_WORLD));
+    /* (a send to oneself before the receive is posted is nonblocking: a blocking one need
+       not return before the receive starts, MPI-4.1 §3.5) */
+    MPI_Request r;
+    CHECK_OK(MPI_Isend(src, 1, every_other, 0, 1, MPI_COMM_WORLD, &r));
     CHECK_OK(MPI_Recv(dst, 4, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, &st));
+    CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK(dst[0] == 0 && dst[1] == 2 && dst[2] == 4 && dst[3] == 6 && dst[4] == 0);
 
     /* contiguous send, indexed receive of the same signature: blocks {1 at 6, 2 at 0, 1 at 4}. */
@@ -44,7 +48,6 @@ static void point_to_point(void)
     scattered = committed(scattered);
     for (int i = 0; i < 8; i++)
         dst[i] = -1;
-    MPI_Request r;
     CHECK_OK(MPI_Irecv(dst, 1, scattered, 0, 2, MPI_COMM_WORLD, &r));
     CHECK_OK(MPI_Send(src + 1, 4, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD));
     CHECK_OK(MPI_Wait(&r, &st));
@@ -119,8 +122,9 @@ static void point_to_point(void)
     MPI_Datatype three;
     CHECK_OK(MPI_Type_vector(3, 1, 2, MPI_DOUBLE, &three));
     three = committed(three);
-    CHECK_OK(MPI_Send(src, 4, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Isend(src, 4, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD, &r));
     CHECK_RC(MPI_Recv(dst, 1, three, 0, 8, MPI_COMM_WORLD, &st), MPI_ERR_TRUNCATE);
+    CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
 
     /* uncommitted: MPI_ERR_TYPE, nothing sent */
     MPI_Datatype raw;
@@ -136,8 +140,9 @@ static void point_to_point(void)
     MPI_Datatype pair;
     CHECK_OK(MPI_Type_contiguous(2, MPI_DOUBLE, &pair));
     pair = committed(pair);
-    CHECK_OK(MPI_Send(src, 3, MPI_DOUBLE, 0, 10, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Isend(src, 3, MPI_DOUBLE, 0, 10, MPI_COMM_WORLD, &r));
     CHECK_OK(MPI_Recv(dst, 2, pair, 0, 10, MPI_COMM_WORLD, &st));
+    CHECK_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_Get_count(&st, pair, &n));
     CHECK_EQ_INT(n, MPI_UNDEFINED);
     CHECK_OK(MPI_Get_elements(&st, pair, &n));
