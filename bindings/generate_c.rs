@@ -318,7 +318,8 @@ pub fn c_entry_points(
 }
 
 /// The value an entry point without an error code returns if its body panics: the null
-/// handle of the argument's kind for `c2f`, the null handle for `f2c`, 0.0 for a double.
+/// handle of the argument's kind for `c2f`, the null handle for `f2c`, 0.0 for a double, 0
+/// for an address (`MPI_Aint_add`).
 fn fallback(procedure: &Procedure) -> String {
     let null_of = |kind: &str| match kind {
         "COMMUNICATOR" => "MPI_COMM_NULL",
@@ -347,6 +348,7 @@ fn fallback(procedure: &Procedure) -> String {
                 null_of(kind)
             )
         }
+        "MPI_Aint" => "0".to_string(),
         "MPI_Fint" => {
             let kind = &procedure
                 .c_params()
@@ -460,12 +462,22 @@ fn entry_point(
                 "functions.txt: {name} has no argument {arg}"
             );
         }
-        let mut params: Vec<Param> = procedure.c_params().cloned().collect();
-        if large {
-            for param in &mut params {
-                param.c_type = param.c_large.clone();
-            }
-        }
+        // The `_c` form has the large-count types, and may have parameters the other lacks
+        // (MPI_Type_get_contents_c's `max_large_counts`): its parameters are those with a
+        // large-count type.
+        let params: Vec<Param> = if large {
+            procedure
+                .params
+                .iter()
+                .filter(|p| p.c_large != "-")
+                .map(|p| Param {
+                    c_type: p.c_large.clone(),
+                    ..p.clone()
+                })
+                .collect()
+        } else {
+            procedure.c_params().cloned().collect()
+        };
         let params: Vec<&Param> = params.iter().collect();
         let typed: Vec<String> = params
             .iter()

@@ -311,7 +311,8 @@ fn api_prototype(name: &str, procedure: &ApiProcedure, large: bool) -> String {
     let args: Vec<String> = procedure
         .params
         .iter()
-        .filter(|p| p[3] != "-")
+        // The `_c` form's parameters are those with a large-count type (it may have more).
+        .filter(|p| p[if large { 4 } else { 3 }] != "-")
         .map(|p| {
             let ty = if large { &p[4] } else { &p[3] };
             if let Some((base, row)) = ty.split_once("[][") {

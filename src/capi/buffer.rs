@@ -246,3 +246,129 @@ pub(crate) unsafe fn copy(
     // SAFETY: the caller's contract; the packed data no longer borrows overlapping memory.
     unsafe { deliver(to, layout.as_ref(), &packed, what.1) }
 }
+
+/// How MPI_Pack and MPI_Pack_external lay the items out: the bytes as they are in memory, or
+/// the big-endian "external32" form (MPI-4.1 §5.2.3).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Representation {
+    /// MPI_Pack, MPI_Unpack: memory's bytes (one process: no conversion).
+    Native,
+    /// MPI_Pack_external, MPI_Unpack_external with "external32".
+    External32,
+}
+
+impl Data {
+    /// The bytes the items take packed in `representation`.
+    pub(crate) fn packed_size(&self, representation: Representation) -> Result<u64> {
+        match representation {
+            Representation::Native => Ok(self.bytes as u64),
+            Representation::External32 => typemap::pack_external_size(&self.map, self.count as u64),
+        }
+    }
+
+    /// Packs the items at `address` into the [`Data::packed_size`] bytes at `out` (a pack
+    /// buffer at its position). NULL `out` with data to write is `MPI_ERR_BUFFER`; a buffer
+    /// overlapping the items (erroneous) is packed through a copy.
+    ///
+    /// # Safety
+    /// The items at `address` are readable and the packed size's bytes at `out` writable (the
+    /// caller's MPI contract).
+    pub(crate) unsafe fn pack_into(
+        &self,
+        address: usize,
+        what: (&'static str, &'static str),
+        out: usize,
+        representation: Representation,
+    ) -> Result<()> {
+        let len = self.packed_size(representation)? as usize;
+        let Some(span) = self.span(address, what.0)? else {
+            return Ok(());
+        };
+        if out == 0 || out == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize {
+            return Err(Error::InvalidBuffer(what.1));
+        }
+        let target = Span {
+            start: out,
+            len,
+            origin: 0,
+        };
+        // SAFETY: the items' bytes, readable by the caller's contract.
+        let memory = unsafe { std::slice::from_raw_parts(span.start as *const u8, span.len) };
+        let pack = |into: &mut [u8]| match representation {
+            Representation::Native => typemap::pack(
+                &self.map,
+                self.count as u64,
+                memory,
+                span.origin,
+                into,
+                &mut 0,
+            ),
+            Representation::External32 => typemap::pack_external(
+                &self.map,
+                self.count as u64,
+                memory,
+                span.origin,
+                into,
+                &mut 0,
+            ),
+        };
+        if target.overlaps(&span) {
+            let mut staged = vec![0u8; len];
+            pack(&mut staged)?;
+            // SAFETY: `len` writable bytes at `out` (the caller's contract).
+            unsafe { std::ptr::copy(staged.as_ptr(), out as *mut u8, len) };
+            return Ok(());
+        }
+        // SAFETY: `len` writable bytes at `out` (the caller's contract), apart from the items.
+        let into = unsafe { std::slice::from_raw_parts_mut(out as *mut u8, len) };
+        pack(into)
+    }
+
+    /// Unpacks [`Data::packed_size`] bytes at `input` (a packed buffer at its position) into
+    /// the items at `address`. NULL `input` with data to read is `MPI_ERR_BUFFER`; a packed
+    /// buffer overlapping the items (erroneous) is read through a copy.
+    ///
+    /// # Safety
+    /// The packed size's bytes at `input` are readable and the items at `address` writable
+    /// memory that no live reference covers (the caller's MPI contract).
+    pub(crate) unsafe fn unpack_from(
+        &self,
+        input: usize,
+        address: usize,
+        what: (&'static str, &'static str),
+        representation: Representation,
+    ) -> Result<()> {
+        let len = self.packed_size(representation)? as usize;
+        let Some(span) = self.span(address, what.1)? else {
+            return Ok(());
+        };
+        if input == 0 || input == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize {
+            return Err(Error::InvalidBuffer(what.0));
+        }
+        let source = Span {
+            start: input,
+            len,
+            origin: 0,
+        };
+        let staged;
+        let packed: &[u8] = if source.overlaps(&span) {
+            // SAFETY: `len` readable bytes at `input` (the caller's contract).
+            staged = unsafe { std::slice::from_raw_parts(input as *const u8, len) }.to_vec();
+            &staged
+        } else {
+            // SAFETY: as above; no mutable slice below covers them.
+            unsafe { std::slice::from_raw_parts(input as *const u8, len) }
+        };
+        // SAFETY: the items' bytes, writable and unaliased by the caller's contract.
+        let memory = unsafe { std::slice::from_raw_parts_mut(span.start as *mut u8, span.len) };
+        let count = self.count as u64;
+        match representation {
+            Representation::Native => {
+                typemap::unpack(packed, &mut 0, &self.map, count, memory, span.origin)
+            }
+            Representation::External32 => {
+                typemap::unpack_external(packed, &mut 0, &self.map, count, memory, span.origin)
+            }
+        }
+    }
+}

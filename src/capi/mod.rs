@@ -20,6 +20,7 @@ mod errors;
 mod groups;
 mod info;
 mod p2p;
+mod pack;
 mod sessions;
 mod win;
 

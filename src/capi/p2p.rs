@@ -13,6 +13,7 @@ use super::buffer;
 use super::handles::{self, decode, encode_handle, null};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Request, MPI_Status};
+use crate::engine::typemap;
 use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
 
 /// Writes a status unless it is `MPI_STATUS_IGNORE`, `MPI_ERROR` included (`MPI_SUCCESS` in an
@@ -37,7 +38,7 @@ pub(crate) unsafe fn write_status(status: *mut MPI_Status, from: &Status) {
 }
 
 /// The status a C program handed back.
-fn read_status(status: &MPI_Status) -> Status {
+pub(crate) fn read_status(status: &MPI_Status) -> Status {
     Status {
         source: status.MPI_SOURCE,
         tag: status.MPI_TAG,
@@ -411,6 +412,21 @@ pub(super) unsafe fn iprobe(
     Ok(())
 }
 
+/// The whole items of `datatype` in the data a status reports; None if not a whole number.
+///
+/// # Safety
+/// `status` is NULL or valid for reads.
+unsafe fn whole_items(status: *const MPI_Status, datatype: MPI_Datatype) -> Result<Option<u64>> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    if status.is_null() {
+        return Err(Error::NullArgument("status"));
+    }
+    // SAFETY: non-null and valid for reads (the caller's contract).
+    let status = read_status(unsafe { &*status });
+    let map = universe()?.type_map(handles::datatype(datatype)?)?;
+    Ok(typemap::get_count(&map, status.bytes))
+}
+
 /// The number of whole elements of `datatype` a status reports (MPI_UNDEFINED if the
 /// bytes are not a whole number of them).
 pub(super) unsafe fn get_count(
@@ -418,21 +434,25 @@ pub(super) unsafe fn get_count(
     datatype: MPI_Datatype,
     count: &mut Out<c_int>,
 ) -> Result<()> {
-    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-    if status.is_null() {
-        return Err(Error::NullArgument("status"));
-    }
-    // SAFETY: non-null and valid for reads (the caller's contract).
-    let status = read_status(unsafe { &*status });
-    let size = universe()?.type_size(handles::datatype(datatype)?)?;
-    let whole = if size == 0 {
-        Some(0)
-    } else if status.bytes % size == 0 {
-        c_int::try_from(status.bytes / size).ok()
-    } else {
-        None
-    };
-    count.set(whole.unwrap_or(abi::MPI_UNDEFINED));
+    // SAFETY: the entry point's contract.
+    let whole = unsafe { whole_items(status, datatype)? };
+    count.set(
+        whole
+            .and_then(|n| c_int::try_from(n).ok())
+            .unwrap_or(abi::MPI_UNDEFINED),
+    );
+    Ok(())
+}
+
+/// MPI_Get_count as an MPI_Count.
+pub(super) unsafe fn get_count_c(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: &mut Out<abi::MPI_Count>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    let whole = unsafe { whole_items(status, datatype)? };
+    count.set(whole.map_or(abi::MPI_UNDEFINED.into(), |n| n as abi::MPI_Count));
     Ok(())
 }
 

@@ -325,6 +325,8 @@ enum Detail {
         /// What the collectives' fast paths need, for a committed datatype whose items lie
         /// back to back (computed at commit).
         fast: Option<collectives::FastType>,
+        /// MPI_Type_set_name's bytes; a predefined type starts with its own name.
+        name: Vec<u8>,
     },
     Win {
         _memory: Option<Memory>,
@@ -333,7 +335,7 @@ enum Detail {
 
 impl Detail {
     /// A datatype's detail; committing compiles the map and computes its fast-path facts.
-    fn datatype(map: Arc<typemap::TypeMap>, committed: bool) -> Detail {
+    fn datatype(map: Arc<typemap::TypeMap>, committed: bool, name: Vec<u8>) -> Detail {
         let fast = if committed {
             map.flat();
             collectives::FastType::of(&map)
@@ -344,6 +346,7 @@ impl Detail {
             map,
             committed,
             fast,
+            name,
         }
     }
 }
@@ -951,9 +954,10 @@ impl Universe {
             world.predefined = true;
             state.table_mut(ObjectKind::Comm).insert_predefined(world);
         }
-        for map in datatypes::predefined_maps() {
+        for (map, predefined) in datatypes::predefined_maps().iter().zip(datatypes::PREDEFINED) {
+            let name = predefined.c_name().as_bytes().to_vec();
             let mut datatype =
-                ObjectData::new(Detail::datatype(map.clone(), true), ErrorHandler::Fatal);
+                ObjectData::new(Detail::datatype(map.clone(), true, name), ErrorHandler::Fatal);
             datatype.predefined = true;
             state
                 .table_mut(ObjectKind::Datatype)
@@ -1641,7 +1645,7 @@ impl Universe {
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
                 Detail::Datatype { map, committed, .. } => {
-                    Detail::datatype(Arc::new(typemap::dup(map)?), *committed)
+                    Detail::datatype(Arc::new(typemap::dup(map)?), *committed, Vec::new())
                 }
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
             };
@@ -1942,9 +1946,16 @@ impl Universe {
     /// MPI_Type_commit: compiles the type map to its flat block list (once).
     pub fn type_commit(&self, datatype: Datatype) -> Result<()> {
         let mut state = self.lock()?;
-        let detail = &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail;
-        if let Detail::Datatype { map, .. } = detail {
-            *detail = Detail::datatype(map.clone(), true);
+        if let Detail::Datatype {
+            map,
+            committed,
+            fast,
+            ..
+        } = &mut state.object_mut(ObjectKind::Datatype, datatype.0)?.detail
+        {
+            map.flat();
+            *committed = true;
+            *fast = collectives::FastType::of(map);
         }
         Ok(())
     }

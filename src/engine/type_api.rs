@@ -143,10 +143,43 @@ impl Universe {
         map.flat();
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let mut data = ObjectData::new(Detail::datatype(Arc::new(map), true), ErrorHandler::Fatal);
+        let mut data = ObjectData::new(
+            Detail::datatype(Arc::new(map), true, Vec::new()),
+            ErrorHandler::Fatal,
+        );
         // Like a predefined type: committed and never freed.
         data.predefined = true;
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
+    }
+
+    /// MPI_Type_get_name: the bytes MPI_Type_set_name gave, a predefined type's own name
+    /// (`MPI_INT`) until renamed, empty for a derived type never named (MPI-4.1 §7.8).
+    pub fn type_name(&self, datatype: Datatype) -> Result<Vec<u8>> {
+        match &self
+            .lock()?
+            .object(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype { name, .. } => Ok(name.clone()),
+            _ => Err(Error::InvalidType("not a datatype")),
+        }
+    }
+
+    /// MPI_Type_set_name: any bytes, kept as they are (the shells cut them to
+    /// MPI_MAX_OBJECT_NAME - 1); predefined types can be renamed too. A duplicate starts
+    /// without a name.
+    pub fn set_type_name(&self, datatype: Datatype, new_name: &[u8]) -> Result<()> {
+        match &mut self
+            .lock()?
+            .object_mut(ObjectKind::Datatype, datatype.0)?
+            .detail
+        {
+            Detail::Datatype { name, .. } => {
+                *name = new_name.to_vec();
+                Ok(())
+            }
+            _ => Err(Error::InvalidType("not a datatype")),
+        }
     }
 
     /// The type map of a datatype (committed or not).
@@ -197,7 +230,7 @@ impl Universe {
     fn type_register(&self, map: Arc<TypeMap>, committed: bool) -> Result<Datatype> {
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let data = ObjectData::new(Detail::datatype(map, committed), ErrorHandler::Fatal);
+        let data = ObjectData::new(Detail::datatype(map, committed, Vec::new()), ErrorHandler::Fatal);
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 

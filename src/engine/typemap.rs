@@ -1471,5 +1471,26 @@ pub fn get_elements(map: &TypeMap, bytes: u64) -> Option<u64> {
     (left == 0).then_some(elements)
 }
 
+/// MPI_Status_set_elements: the bytes that hold the first `elements` basic elements of
+/// items of `map` (whole items, then the leading elements of one more), so that
+/// [`get_elements`] gives `elements` back. None if a type without elements is asked for some.
+pub fn elements_bytes(map: &TypeMap, elements: u64) -> Option<u64> {
+    let per_item = map.elements();
+    if per_item == 0 {
+        return (elements == 0).then_some(0);
+    }
+    let mut bytes = (elements / per_item).checked_mul(map.size)?;
+    let mut left = elements % per_item;
+    for (kind, n) in map.signature() {
+        if left == 0 {
+            break;
+        }
+        let take = left.min(n);
+        bytes = bytes.checked_add(take * kind.size())?;
+        left -= take;
+    }
+    Some(bytes)
+}
+
 #[cfg(test)]
 mod tests;

@@ -136,9 +136,84 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Type_set_attr(t, x->type_keyval, IPTR(5)));
         OUTSIDE(MPI_Type_get_attr(t, x->type_keyval, &o.ptr, &o.i));
         OUTSIDE(MPI_Type_delete_attr(t, x->type_keyval));
+        OUTSIDE(MPI_Type_contiguous_c(2, t, &o.type));
+        {
+            int bl[2] = {1, 1}, dp[2] = {0, 2}, sizes[1] = {4}, subs[1] = {2}, starts[1] = {1};
+            int dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG};
+            MPI_Aint ad[2] = {0, 16};
+            MPI_Count cb[2] = {1, 1}, cd[2] = {0, 2};
+            MPI_Datatype ts[2] = {t, t};
+            OUTSIDE(MPI_Type_vector(2, 1, 2, t, &o.type));
+            OUTSIDE(MPI_Type_vector_c(2, 1, 2, t, &o.type));
+            OUTSIDE(MPI_Type_create_hvector(2, 1, 16, t, &o.type));
+            OUTSIDE(MPI_Type_create_hvector_c(2, 1, 16, t, &o.type));
+            OUTSIDE(MPI_Type_indexed(2, bl, dp, t, &o.type));
+            OUTSIDE(MPI_Type_indexed_c(2, cb, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed(2, bl, ad, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_c(2, cb, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_indexed_block(2, 1, dp, t, &o.type));
+            OUTSIDE(MPI_Type_create_indexed_block_c(2, 1, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_block(2, 1, ad, t, &o.type));
+            OUTSIDE(MPI_Type_create_hindexed_block_c(2, 1, cd, t, &o.type));
+            OUTSIDE(MPI_Type_create_struct(2, bl, ad, ts, &o.type));
+            OUTSIDE(MPI_Type_create_struct_c(2, cb, cd, ts, &o.type));
+            OUTSIDE(MPI_Type_create_subarray(1, sizes, subs, starts, MPI_ORDER_C, t, &o.type));
+            OUTSIDE(MPI_Type_create_darray(1, 0, 1, sizes, dist, darg, bl, MPI_ORDER_C, t,
+                                           &o.type));
+            OUTSIDE(MPI_Type_create_resized(t, 0, 16, &o.type));
+            OUTSIDE(MPI_Type_create_resized_c(t, 0, 16, &o.type));
+            MPI_Count cs[1] = {4}, csub[1] = {2}, cst[1] = {1};
+            OUTSIDE(MPI_Type_create_subarray_c(1, cs, csub, cst, MPI_ORDER_C, t, &o.type));
+            OUTSIDE(MPI_Type_create_darray_c(1, 0, 1, cs, dist, darg, bl, MPI_ORDER_C, t,
+                                             &o.type));
+        }
+        {
+            MPI_Count *c = (MPI_Count *)&o.aint; /* MPI_Count outputs: the same 8 bytes */
+            OUTSIDE(MPI_Type_size_c(t, c));
+            OUTSIDE(MPI_Type_get_extent_c(t, c, c));
+            OUTSIDE(MPI_Type_get_extent_x(t, c, c));
+            OUTSIDE(MPI_Type_get_true_extent_c(t, c, c));
+            OUTSIDE(MPI_Type_get_true_extent_x(t, c, c));
+            OUTSIDE(MPI_Type_get_envelope_c(t, c, c, c, c, &o.i));
+            OUTSIDE(MPI_Type_get_contents(t, 1, 1, 1, &o.i, &o.aint, &o.type));
+            OUTSIDE(MPI_Type_get_contents_c(t, 1, 1, 1, 1, &o.i, &o.aint, c, &o.type));
+            OUTSIDE(MPI_Get_elements_c(&o.status, t, c));
+            OUTSIDE(MPI_Get_elements_x(&o.status, t, c));
+            OUTSIDE(MPI_Get_count_c(&o.status, t, c));
+            OUTSIDE(MPI_Status_set_elements_c(&o.status, t, 1));
+            OUTSIDE(MPI_Status_set_elements_x(&o.status, t, 1));
+            OUTSIDE(MPI_Pack_size_c(1, t, MPI_COMM_WORLD, c));
+            OUTSIDE(MPI_Pack_external_size_c("external32", 1, t, c));
+            int data[4] = {1, 2, 3, 4};
+            OUTSIDE(MPI_Pack_c(data, 1, t, o.text, 64, c, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Unpack_c(o.text, 64, c, data, 1, t, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Pack_external_c("external32", data, 1, t, o.text, 64, c));
+            OUTSIDE(MPI_Unpack_external_c("external32", o.text, 64, c, data, 1, t));
+        }
+        OUTSIDE(MPI_Type_size_x(t, (MPI_Count *)&o.aint));
+        OUTSIDE(MPI_Type_get_extent(t, &o.aint, &o.aint));
+        OUTSIDE(MPI_Type_get_true_extent(t, &o.aint, &o.aint));
+        OUTSIDE(MPI_Type_get_envelope(t, &o.i, &o.i, &o.j, &o.j));
+        OUTSIDE(MPI_Type_set_name(t, "outside"));
+        OUTSIDE(MPI_Type_get_name(t, o.text, &o.i));
+        OUTSIDE(MPI_Get_elements(&o.status, t, &o.i));
+        OUTSIDE(MPI_Status_set_elements(&o.status, t, 1));
+        OUTSIDE(MPI_Pack_size(1, t, MPI_COMM_WORLD, &o.i));
+        OUTSIDE(MPI_Pack_external_size("external32", 1, t, &o.aint));
+        {
+            int data[4] = {1, 2, 3, 4};
+            OUTSIDE(MPI_Pack(data, 1, t, o.text, 64, &o.i, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Unpack(o.text, 64, &o.i, data, 1, t, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Pack_external("external32", data, 1, t, o.text, 64, &o.aint));
+            OUTSIDE(MPI_Unpack_external("external32", o.text, 64, &o.aint, data, 1, t));
+        }
         OUTSIDE_INOUT(t, MPI_Type_commit(&t));
         OUTSIDE_INOUT(t, MPI_Type_free(&t));
     }
+    OUTSIDE(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &o.type));
+    OUTSIDE(MPI_Type_create_f90_integer(9, &o.type));
+    OUTSIDE(MPI_Type_create_f90_real(6, MPI_UNDEFINED, &o.type));
+    OUTSIDE(MPI_Type_create_f90_complex(6, MPI_UNDEFINED, &o.type));
 
     /* groups, communicator constructors, info objects, sessions, error values, environment
        (on predefined objects: they exist at any time) */
@@ -231,6 +306,10 @@ static void anytime_calls(const char *when, int initialized, int finalized)
         CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, NULL, &o.i), MPI_ERR_ARG);
         CHECK_FAILS(when, o, MPI_Error_string(MPI_ERR_KEYVAL, o.text, NULL), MPI_ERR_ARG);
     }
+
+    /* address arithmetic needs no library state */
+    CHECK_MSG(MPI_Aint_add(4096, 8) == 4104, "%s: MPI_Aint_add", when);
+    CHECK_MSG(MPI_Aint_diff(4096, 4104) == -8, "%s: MPI_Aint_diff", when);
 
     CHECK_MSG(MPI_Wtick() > 0.0, "%s: MPI_Wtick is not positive", when);
     {

@@ -255,6 +255,20 @@ fn elements_and_count() {
     assert_eq!(get_elements(&c, 20), Some(3));
     assert_eq!(get_elements(&c, 10), None);
     assert_eq!(get_elements(&c, 0), Some(0));
+    // MPI_Status_set_elements' bytes give the same elements back.
+    for elements in 0..=9 {
+        let bytes = elements_bytes(&c, elements).unwrap();
+        assert_eq!(
+            get_elements(&c, bytes),
+            Some(elements),
+            "{elements} elements"
+        );
+    }
+    assert_eq!(elements_bytes(&c, 3), Some(20));
+    assert_eq!(elements_bytes(&c, 9), Some(56));
+    let empty = contiguous(0, &pair, false).unwrap();
+    assert_eq!(elements_bytes(&empty, 0), Some(0));
+    assert_eq!(elements_bytes(&empty, 1), None);
 }
 
 #[test]
