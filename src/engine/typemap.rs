@@ -328,6 +328,47 @@ pub struct Flat {
     pub runs: Vec<Run>,
     /// Byte blocks, in type-map order, adjacent ones merged.
     pub blocks: Vec<Block>,
+    /// The same blocks as strided groups: runs of blocks of one length at a constant
+    /// distance (a vector is one group), which the copies walk without reading a block list.
+    pub strided: Vec<Strided>,
+}
+
+/// `count` blocks of `len` bytes, the first at `disp`, each `stride` bytes after the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strided {
+    /// Displacement of the first block.
+    pub disp: i64,
+    /// Length of each block.
+    pub len: u64,
+    /// How many blocks.
+    pub count: u64,
+    /// From one block's start to the next's.
+    pub stride: i64,
+}
+
+/// Groups blocks into strided runs, in order.
+fn strided(blocks: &[Block]) -> Vec<Strided> {
+    let mut groups: Vec<Strided> = Vec::new();
+    for block in blocks {
+        if let Some(group) = groups.last_mut() {
+            if group.len == block.len {
+                let last = group.disp + (group.count as i64 - 1) * group.stride;
+                let step = block.disp.wrapping_sub(last);
+                if group.count == 1 || step == group.stride {
+                    group.stride = step;
+                    group.count += 1;
+                    continue;
+                }
+            }
+        }
+        groups.push(Strided {
+            disp: block.disp,
+            len: block.len,
+            count: 1,
+            stride: 0,
+        });
+    }
+    groups
 }
 
 /// The type map of a datatype: its layout, how it was made, and (once compiled) its blocks.
@@ -581,6 +622,7 @@ impl TypeMap {
                     },
                 );
             }
+            flat.strided = strided(&flat.blocks);
             flat
         })
     }
@@ -1218,14 +1260,12 @@ pub fn pack(
         let start = at(origin, 0, 0, map.true_lb);
         out[pos..end].copy_from_slice(&src[start..start + total as usize]);
     } else {
-        let blocks = &map.flat().blocks;
+        let flat = map.flat();
+        let one = map.size as usize;
         for item in 0..count {
-            for block in blocks {
-                let s = at(origin, item, map.extent(), block.disp);
-                let len = block.len as usize;
-                out[pos..pos + len].copy_from_slice(&src[s..s + len]);
-                pos += len;
-            }
+            let base = at(origin, item, map.extent(), 0) as isize;
+            gather(flat, base, src, &mut out[pos..pos + one]);
+            pos += one;
         }
     }
     *position = end;
@@ -1259,14 +1299,12 @@ pub fn unpack(
         dst[start..start + total as usize].copy_from_slice(&input[pos..pos + total as usize]);
         pos += total as usize;
     } else {
-        let blocks = &map.flat().blocks;
+        let flat = map.flat();
+        let one = map.size as usize;
         for item in 0..count {
-            for block in blocks {
-                let d = at(origin, item, map.extent(), block.disp);
-                let len = block.len as usize;
-                dst[d..d + len].copy_from_slice(&input[pos..pos + len]);
-                pos += len;
-            }
+            let base = at(origin, item, map.extent(), 0) as isize;
+            spread(flat, base, &input[pos..pos + one], dst);
+            pos += one;
         }
     }
     *position = pos;
@@ -1342,20 +1380,106 @@ fn scatter(data: &[u8], map: &TypeMap, dst: &mut [u8], origin: isize) {
         dst[start..start + data.len()].copy_from_slice(data);
         return;
     }
-    let blocks = &map.flat().blocks;
+    let flat = map.flat();
+    let one = map.size as usize;
+    let whole = data.len() / one.max(1);
+    for (item, chunk) in data.chunks_exact(one.max(1)).enumerate() {
+        spread(
+            flat,
+            at(origin, item as u64, map.extent(), 0) as isize,
+            chunk,
+            dst,
+        );
+    }
+    // The part of one more item the data ends in.
+    let rest = &data[whole * one..];
+    let base = at(origin, whole as u64, map.extent(), 0) as isize;
     let mut pos = 0;
-    let mut item = 0;
-    while pos < data.len() {
-        for block in blocks {
-            if pos == data.len() {
-                return;
-            }
-            let d = at(origin, item, map.extent(), block.disp);
-            let len = (block.len as usize).min(data.len() - pos);
-            dst[d..d + len].copy_from_slice(&data[pos..pos + len]);
-            pos += len;
+    for block in &flat.blocks {
+        if pos == rest.len() {
+            return;
         }
-        item += 1;
+        let d = (base + block.disp as isize) as usize;
+        let len = (block.len as usize).min(rest.len() - pos);
+        dst[d..d + len].copy_from_slice(&rest[pos..pos + len]);
+        pos += len;
+    }
+}
+
+// ---- block copies ----------------------------------------------------------------------
+//
+// One item's blocks, from memory into packed bytes (gather) and back (spread), walking the
+// strided groups. `base` is the item's address inside the slice; the caller checked that
+// every block lies inside it. A group of a small common length moves each block with a copy
+// of fixed size, a load and a store instead of a call.
+
+fn gather(flat: &Flat, base: isize, src: &[u8], out: &mut [u8]) {
+    let mut pos = 0;
+    for group in &flat.strided {
+        let bytes = (group.len * group.count) as usize;
+        let out = &mut out[pos..pos + bytes];
+        let first = base + group.disp as isize;
+        let stride = group.stride as isize;
+        match group.len {
+            1 => gather_fixed::<1>(first, stride, src, out),
+            2 => gather_fixed::<2>(first, stride, src, out),
+            4 => gather_fixed::<4>(first, stride, src, out),
+            8 => gather_fixed::<8>(first, stride, src, out),
+            16 => gather_fixed::<16>(first, stride, src, out),
+            len => {
+                let len = len as usize;
+                for (i, chunk) in out.chunks_exact_mut(len).enumerate() {
+                    let s = (first + i as isize * stride) as usize;
+                    chunk.copy_from_slice(&src[s..s + len]);
+                }
+            }
+        }
+        pos += bytes;
+    }
+}
+
+#[inline(always)]
+fn gather_fixed<const N: usize>(first: isize, stride: isize, src: &[u8], out: &mut [u8]) {
+    let mut s = first;
+    for chunk in out.chunks_exact_mut(N) {
+        let at = s as usize;
+        chunk.copy_from_slice(&src[at..at + N]);
+        s += stride;
+    }
+}
+
+fn spread(flat: &Flat, base: isize, data: &[u8], dst: &mut [u8]) {
+    let mut pos = 0;
+    for group in &flat.strided {
+        let bytes = (group.len * group.count) as usize;
+        let data = &data[pos..pos + bytes];
+        let first = base + group.disp as isize;
+        let stride = group.stride as isize;
+        match group.len {
+            1 => spread_fixed::<1>(first, stride, data, dst),
+            2 => spread_fixed::<2>(first, stride, data, dst),
+            4 => spread_fixed::<4>(first, stride, data, dst),
+            8 => spread_fixed::<8>(first, stride, data, dst),
+            16 => spread_fixed::<16>(first, stride, data, dst),
+            len => {
+                let len = len as usize;
+                for (i, chunk) in data.chunks_exact(len).enumerate() {
+                    let d = (first + i as isize * stride) as usize;
+                    dst[d..d + len].copy_from_slice(chunk);
+                }
+            }
+        }
+        pos += bytes;
+    }
+}
+
+#[inline(always)]
+fn spread_fixed<const N: usize>(first: isize, stride: isize, data: &[u8], dst: &mut [u8]) {
+    let mut d = first;
+    for chunk in data.chunks_exact(N) {
+        let at = d as usize;
+        dst[at..at + N].copy_from_slice(chunk);
+        d += stride;
     }
 }
 
