@@ -1,0 +1,181 @@
+! Collectives and point-to-point through `use mpi_f08` (choice buffers TYPE(*), DIMENSION(..)
+! passed as C descriptors, TYPE(MPI_Status), optional ierror):
+! - MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce (MPI_SUM, MPI_MAX, MPI_PROD) on
+!   INTEGER and DOUBLE PRECISION, with MPI_IN_PLACE;
+! - MPI_MINLOC / MPI_MAXLOC on MPI_2INTEGER and MPI_2DOUBLE_PRECISION pairs (with
+!   MPI_Reduce_local on two elements, so the comparison really happens);
+! - MPI_LAND, MPI_LOR, MPI_LXOR on MPI_LOGICAL, and MPI_SUM on MPI_LOGICAL refused
+!   (MPI_ERR_OP);
+! - MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall (also with MPI_IN_PLACE), MPI_Scan,
+!   MPI_Exscan;
+! - MPI_Send/MPI_Recv of a 2-D array section that is not contiguous (a block of a matrix and
+!   a strided row), in both directions, and of a rank-3 array; MPI_Sendrecv; status
+!   components status%MPI_SOURCE, %MPI_TAG, %MPI_ERROR; MPI_STATUS_IGNORE; MPI_Isend +
+!   MPI_Wait; MPI_Waitall with MPI_STATUSES_IGNORE;
+! - MPI_Irecv into a non-contiguous section is refused with MPI_ERR_BUFFER (it would be
+!   written after the call returns), and writes no request;
+! - MPI_ERR_TRUNCATE under MPI_ERRORS_RETURN; ierror left out.
+
+program coll_f08
+  use mpi_f08
+  use checks
+  implicit none
+  integer :: ierror, i, ivec(4), iout(4), isum, imax, pair(2, 2), rank3(2, 2, 2), back3(2, 2, 2)
+  double precision :: dvec(3), dout(3), dpair(2, 2), mat(4, 5), block(2, 3), row(5)
+  logical :: lvec(3), lout(3)
+  type(MPI_Status) :: status
+  type(MPI_Request) :: req, reqs(2)
+  integer :: count
+
+  test_name = 'coll_f08'
+  max_error_string = MPI_MAX_ERROR_STRING
+  call MPI_Init()
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierror)
+  call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierror)
+
+  call MPI_Barrier(MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Barrier', ierror)
+
+  ! Bcast, Reduce, Allreduce
+  ivec = [3, -1, 4, 1]
+  call MPI_Bcast(ivec, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Bcast', ierror)
+  call check(all(ivec == [3, -1, 4, 1]), 'MPI_Bcast keeps the root''s data')
+  iout = 0
+  call MPI_Reduce(ivec, iout, 4, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Reduce', ierror)
+  call check(all(iout == ivec), 'MPI_Reduce of one process is a copy')
+  call MPI_Allreduce(MPI_IN_PLACE, ivec, 4, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Allreduce in place', ierror)
+  call check(all(ivec == [3, -1, 4, 1]), 'MPI_Allreduce in place keeps the data')
+  call MPI_Reduce(MPI_IN_PLACE, ivec, 4, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Reduce in place at the root', ierror)
+  dvec = [0.5d0, 2.0d0, -3.0d0]
+  dout = 0
+  call MPI_Allreduce(dvec, dout, 3, MPI_DOUBLE_PRECISION, MPI_PROD, MPI_COMM_WORLD)
+  call check(all(dout == dvec), 'MPI_Allreduce of doubles, ierror left out')
+
+  ! Reduce_local applies the operation: inoutbuf = inbuf op inoutbuf
+  ivec = [1, 5, 3, 8]
+  iout = [2, 4, 3, 9]
+  call MPI_Reduce_local(ivec, iout, 4, MPI_INTEGER, MPI_SUM, ierror)
+  call check_ok('MPI_Reduce_local MPI_SUM', ierror)
+  call check(all(iout == [3, 9, 6, 17]), 'MPI_SUM on INTEGER')
+  isum = 7
+  imax = 9
+  call MPI_Reduce_local(isum, imax, 1, MPI_INTEGER, MPI_MAX, ierror)
+  call check_int('MPI_MAX on INTEGER scalars', imax, 9)
+  ! MINLOC on 2INTEGER: (value, index) pairs
+  pair(:, 1) = [5, 1]
+  pair(:, 2) = [2, 7]
+  ivec(1:2) = [3, 4]
+  call MPI_Reduce_local(pair(:, 1), ivec(1:2), 1, MPI_2INTEGER, MPI_MINLOC, ierror)
+  call check_ok('MPI_MINLOC on MPI_2INTEGER', ierror)
+  call check(all(ivec(1:2) == [3, 4]), 'MPI_MINLOC keeps the smaller value and its index')
+  call MPI_Reduce_local(pair(:, 2), ivec(1:2), 1, MPI_2INTEGER, MPI_MINLOC, ierror)
+  call check(all(ivec(1:2) == [2, 7]), 'MPI_MINLOC takes a smaller value with its index')
+  dpair(:, 1) = [1.5d0, 3.0d0]
+  dpair(:, 2) = [1.5d0, 2.0d0]
+  call MPI_Reduce_local(dpair(:, 1), dpair(:, 2), 1, MPI_2DOUBLE_PRECISION, MPI_MAXLOC, ierror)
+  call check_ok('MPI_MAXLOC on MPI_2DOUBLE_PRECISION', ierror)
+  call check(all(dpair(:, 2) == [1.5d0, 2.0d0]), 'MPI_MAXLOC on a tie keeps the smaller index')
+  dpair(:, 1) = [9.0d0, 5.0d0]
+  call MPI_Reduce_local(dpair(:, 1), dpair(:, 2), 1, MPI_2DOUBLE_PRECISION, MPI_MINLOC, ierror)
+  call check(all(dpair(:, 2) == [1.5d0, 2.0d0]), 'MPI_MINLOC on MPI_2DOUBLE_PRECISION')
+
+  ! LOGICAL operations on MPI_LOGICAL
+  lvec = [.true., .false., .true.]
+  lout = [.true., .true., .false.]
+  call MPI_Reduce_local(lvec, lout, 3, MPI_LOGICAL, MPI_LAND, ierror)
+  call check_ok('MPI_LAND on MPI_LOGICAL', ierror)
+  call check(all(lout .eqv. [.true., .false., .false.]), 'MPI_LAND')
+  lout = [.false., .false., .false.]
+  call MPI_Reduce_local(lvec, lout, 3, MPI_LOGICAL, MPI_LOR, ierror)
+  call check(all(lout .eqv. lvec), 'MPI_LOR')
+  lout = [.true., .true., .true.]
+  call MPI_Reduce_local(lvec, lout, 3, MPI_LOGICAL, MPI_LXOR, ierror)
+  call check(all(lout .eqv. [.false., .true., .false.]), 'MPI_LXOR')
+  call MPI_Allreduce(MPI_IN_PLACE, lvec, 3, MPI_LOGICAL, MPI_SUM, MPI_COMM_WORLD, ierror)
+  call check_class('MPI_SUM on MPI_LOGICAL', ierror, MPI_ERR_OP)
+
+  ! Gather, Scatter, Allgather, Alltoall, Scan, Exscan
+  ivec = [11, 12, 13, 14]
+  iout = 0
+  call MPI_Gather(ivec, 2, MPI_INTEGER, iout, 2, MPI_INTEGER, 0, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Gather', ierror)
+  call check(all(iout == [11, 12, 0, 0]), 'MPI_Gather')
+  iout = 0
+  call MPI_Scatter(ivec, 3, MPI_INTEGER, iout, 3, MPI_INTEGER, 0, MPI_COMM_WORLD, ierror)
+  call check(all(iout == [11, 12, 13, 0]), 'MPI_Scatter')
+  iout = 0
+  call MPI_Allgather(ivec, 4, MPI_INTEGER, iout, 4, MPI_INTEGER, MPI_COMM_WORLD, ierror)
+  call check(all(iout == ivec), 'MPI_Allgather')
+  iout = 0
+  call MPI_Alltoall(ivec, 1, MPI_INTEGER, iout, 1, MPI_INTEGER, MPI_COMM_WORLD, ierror)
+  call check(all(iout == [11, 0, 0, 0]), 'MPI_Alltoall')
+  call MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ivec, 4, MPI_INTEGER, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Alltoall in place', ierror)
+  call check(all(ivec == [11, 12, 13, 14]), 'MPI_Alltoall in place keeps the data')
+  dout = 0
+  call MPI_Scan(dvec, dout, 3, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierror)
+  call check(all(dout == dvec), 'MPI_Scan')
+  iout = -7
+  call MPI_Exscan(ivec, iout, 4, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Exscan', ierror)
+
+  ! Non-contiguous sections, both ways
+  mat = reshape([(dble(i), i = 1, 20)], [4, 5])
+  call MPI_Send(mat(2:3, 2:4), 6, MPI_DOUBLE_PRECISION, 0, 1, MPI_COMM_WORLD, ierror)
+  call check_ok('MPI_Send of a block', ierror)
+  block = 0
+  call MPI_Recv(block, 6, MPI_DOUBLE_PRECISION, 0, 1, MPI_COMM_WORLD, status, ierror)
+  call check(all(block == mat(2:3, 2:4)), 'a 2x3 block arrives in array element order')
+  call check_int('status%MPI_SOURCE', status%MPI_SOURCE, 0)
+  call check_int('status%MPI_TAG', status%MPI_TAG, 1)
+  call check_int('status%MPI_ERROR', status%MPI_ERROR, MPI_SUCCESS)
+  call MPI_Get_count(status, MPI_DOUBLE_PRECISION, count, ierror)
+  call check_int('MPI_Get_count of the block', count, 6)
+  row = [-1d0, -2d0, -3d0, -4d0, -5d0]
+  call MPI_Send(row, 5, MPI_DOUBLE_PRECISION, 0, 2, MPI_COMM_WORLD, ierror)
+  call MPI_Recv(mat(4, :), 5, MPI_DOUBLE_PRECISION, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierror)
+  call check_ok('MPI_Recv into a strided row', ierror)
+  call check(all(mat(4, :) == row) .and. mat(3, 5) == 19d0, 'the row receives, the rest stays')
+  rank3 = reshape([(i, i = 1, 8)], [2, 2, 2])
+  back3 = 0
+  call MPI_Sendrecv(rank3(:, :, 2), 4, MPI_INTEGER, 0, 3, back3(1, :, :), 4, MPI_INTEGER, 0, 3, &
+                    MPI_COMM_WORLD, status, ierror)
+  call check_ok('MPI_Sendrecv of rank-2 sections of rank-3 arrays', ierror)
+  call check(all(back3(1, :, :) == reshape([5, 6, 7, 8], [2, 2])) .and. all(back3(2, :, :) == 0), &
+             'MPI_Sendrecv scatters into the section')
+
+  ! Isend + Wait, Waitall with MPI_STATUSES_IGNORE
+  call MPI_Isend(mat(1, :), 5, MPI_DOUBLE_PRECISION, 0, 4, MPI_COMM_WORLD, req, ierror)
+  call check_ok('MPI_Isend of a strided row (copied at once)', ierror)
+  row = 0
+  call MPI_Recv(row, 5, MPI_DOUBLE_PRECISION, 0, 4, MPI_COMM_WORLD, status, ierror)
+  call check(all(row == mat(1, :)), 'the Isend row arrives')
+  call MPI_Wait(req, status, ierror)
+  call check_ok('MPI_Wait', ierror)
+  call check(req == MPI_REQUEST_NULL, 'MPI_Wait nulls the request')
+  call MPI_Irecv(iout, 2, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, reqs(1), ierror)
+  call MPI_Isend(ivec, 2, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, reqs(2), ierror)
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierror)
+  call check_ok('MPI_Waitall', ierror)
+  call check(all(iout(1:2) == ivec(1:2)), 'MPI_Waitall completes the receive')
+
+  ! A nonblocking receive into a non-contiguous section is refused
+  req = MPI_REQUEST_NULL
+  call MPI_Irecv(mat(1, :), 5, MPI_DOUBLE_PRECISION, 0, 6, MPI_COMM_WORLD, req, ierror)
+  call check_class('MPI_Irecv into a strided row', ierror, MPI_ERR_BUFFER)
+  call check(req == MPI_REQUEST_NULL, 'the refused MPI_Irecv writes no request')
+
+  ! Truncation
+  call MPI_Send(ivec, 4, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, ierror)
+  call MPI_Recv(iout, 2, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, status, ierror)
+  call check_class('MPI_Recv of 4 into 2', ierror, MPI_ERR_TRUNCATE)
+  call check_int('the truncated status%MPI_ERROR', status%MPI_ERROR, MPI_ERR_TRUNCATE)
+
+  call MPI_Finalize(ierror)
+  call check_ok('MPI_Finalize', ierror)
+  call finish()
+end program coll_f08
