@@ -772,3 +772,147 @@ impl Staged {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_are_contiguous_only_when_their_strides_say_so() {
+        // A 4x5 matrix of doubles: a whole column, a row, a 2x3 block.
+        let column = Layout {
+            base: 1000,
+            elem_len: 8,
+            dims: vec![(4, 8)],
+        };
+        assert!(column.contiguous());
+        let row = Layout {
+            base: 1000,
+            elem_len: 8,
+            dims: vec![(5, 32)],
+        };
+        assert!(!row.contiguous());
+        assert_eq!(row.elements(), vec![1000, 1032, 1064, 1096, 1128]);
+        let block = Layout {
+            base: 1008,
+            elem_len: 8,
+            dims: vec![(2, 8), (3, 32)],
+        };
+        assert!(!block.contiguous());
+        // First dimension fastest: (2,2) (3,2) (2,3) (3,3) (2,4) (3,4).
+        assert_eq!(block.elements(), vec![1008, 1016, 1040, 1048, 1072, 1080]);
+        let whole = Layout {
+            base: 1000,
+            elem_len: 8,
+            dims: vec![(4, 8), (5, 32)],
+        };
+        assert!(whole.contiguous());
+        // One element along a strided dimension is contiguous; an empty section too.
+        let single = Layout {
+            base: 1000,
+            elem_len: 8,
+            dims: vec![(1, 32), (0, 8)],
+        };
+        assert!(single.contiguous());
+        assert!(single.elements().is_empty());
+    }
+
+    #[test]
+    fn a_non_contiguous_section_is_gathered_and_scattered() {
+        let mut matrix: Vec<f64> = (0..20).map(f64::from).collect();
+        let base = matrix.as_mut_ptr();
+        // The second row of a 4x5 matrix: elements 1, 5, 9, 13, 17.
+        /// A rank-1 descriptor: the header and its one dimension, as C lays them out.
+        #[repr(C)]
+        struct Rank1 {
+            header: CfiDesc,
+            dim: [CfiDim; 1],
+        }
+        let mut descriptor = Rank1 {
+            header: CfiDesc {
+                base_addr: base.wrapping_add(1).cast(),
+                elem_len: 8,
+                version: 1,
+                rank: 1,
+                attribute: 0,
+                type_: 0,
+                dim: [],
+            },
+            dim: [CfiDim {
+                lower_bound: 0,
+                extent: 5,
+                sm: 32,
+            }],
+        };
+        let d = std::ptr::addr_of_mut!(descriptor.header);
+        // SAFETY: a descriptor of a live section, its dimension right after the header.
+        let staged = unsafe { Staged::new(Choice::Descriptor(d), true, false) }.unwrap();
+        let copy = staged.address().cast::<f64>();
+        // SAFETY: the gathered copy holds the five elements.
+        unsafe {
+            assert_eq!(
+                std::slice::from_raw_parts(copy, 5),
+                &[1.0, 5.0, 9.0, 13.0, 17.0]
+            );
+            for i in 0..5 {
+                *copy.add(i) = -(i as f64);
+            }
+            staged.store();
+        }
+        assert_eq!(&matrix[..6], &[0.0, -0.0, 2.0, 3.0, 4.0, -1.0]);
+        assert_eq!(matrix[17], -4.0);
+        // A nonblocking call that writes it later is refused.
+        // SAFETY: as above.
+        let refused = unsafe { Staged::new(Choice::Descriptor(d), true, true) };
+        assert!(matches!(refused, Err(Error::InvalidBuffer(_))));
+    }
+
+    #[test]
+    fn statuses_cross_field_by_field_and_integers_saturate() {
+        let c = MPI_Status {
+            MPI_SOURCE: 0,
+            MPI_TAG: 7,
+            MPI_ERROR: 15,
+            MPI_internal: [40, 0, 1, -3, 9],
+        };
+        let f = status_to(&c);
+        assert_eq!(f, [0, 7, 15, 40, 0, 1, -3, 9]);
+        let back = status_from(&f);
+        assert_eq!(
+            (
+                back.MPI_SOURCE,
+                back.MPI_TAG,
+                back.MPI_ERROR,
+                back.MPI_internal
+            ),
+            (0, 7, 15, [40, 0, 1, -3, 9])
+        );
+        assert_eq!(c_int_of(-2), -2);
+        assert_eq!(
+            c_int_of(Fint::MAX),
+            if Fint::BITS > 32 {
+                c_int::MIN
+            } else {
+                c_int::MAX
+            }
+        );
+    }
+
+    #[test]
+    fn special_addresses_stand_for_the_c_constants() {
+        assert!(buffer_address(mpiattr_bottom_.address()).is_null());
+        assert!(buffer_address(mpiattr_f08_bottom.address()).is_null());
+        assert_eq!(
+            buffer_address(mpiattr_in_place_.address()) as usize,
+            abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
+        );
+        assert_eq!(
+            buffer_address(mpiattr_f08_in_place.address()) as usize,
+            abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
+        );
+        assert_eq!(buffer_address(0x1234) as usize, 0x1234);
+        assert!(status_ignored(mpiattr_status_ignore_.address()));
+        assert!(status_ignored(mpiattr_f08_statuses_ignore.address()));
+        assert!(!status_ignored(mpiattr_bottom_.address()));
+    }
+}

@@ -252,6 +252,22 @@ pub(super) fn attr_delete(handle: Fint, key: Fint) -> Result<()> {
 
 // ---- datatypes --------------------------------------------------------------------------
 
+// ---- datatypes --------------------------------------------------------------------------
+// By hand: with 8-byte INTEGERs a Fortran count or size may exceed a C `int`, which the C
+// bodies take.
+
+pub(super) fn type_contiguous(count: Fint, old: Fint, mut newtype: Out<Fint>) -> Result<()> {
+    let count = usize::try_from(count).map_err(|_| Error::InvalidCount)?;
+    let new = universe()?.type_contiguous(count, datatype(old)?)?;
+    store::<MPI_Datatype>(&mut newtype, Ok(new))
+}
+
+pub(super) fn type_size(handle: Fint, mut size: Out<Fint>) -> Result<()> {
+    let bytes = universe()?.type_size(datatype(handle)?)?;
+    size.set(Fint::try_from(bytes).unwrap_or(abi::MPI_UNDEFINED as Fint));
+    Ok(())
+}
+
 // ---- windows and memory -----------------------------------------------------------------
 
 pub(super) fn win_create(

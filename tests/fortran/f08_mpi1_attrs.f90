@@ -1,13 +1,14 @@
 ! The deprecated MPI-1 attribute routines through `use mpi_f08` with what real programs pass
 ! (MPICH's f08/attr/attrmpi1f08 among them): MPI_Keyval_create takes MPI_COMM_NULL_COPY_FN
-! and MPI_COMM_NULL_DELETE_FN (address-kind interfaces), MPI_COMM_DUP_FN, MPI_NULL_COPY_FN,
-! and user callbacks written with INTEGER handles (mpif.h style) or TYPE(MPI_Comm); the
-! callbacks are recognised or called as for MPI_KEYVAL_CREATE in mpif.h:
+! and MPI_COMM_NULL_DELETE_FN (address-kind interfaces), MPI_COMM_DUP_FN, and user callbacks
+! written with INTEGER handles (mpif.h style); the callbacks are recognised or called as for
+! MPI_KEYVAL_CREATE in mpif.h (every call passes ierror, so that the program also runs with
+! MPICH, whose mpi_f08 has no interface for these routines):
 ! - MPI_COMM_NULL_COPY_FN: MPI_Comm_dup copies nothing; MPI_COMM_DUP_FN: it copies the value;
 ! - a user copy callback with INTEGER handles sees the old communicator's integer, the
 !   keyval, the extra state and the value, and its output is stored; a user delete callback
 !   runs on MPI_Attr_delete and on MPI_Comm_free;
-! - MPI_Attr_put / MPI_Attr_get / MPI_Attr_delete / MPI_Keyval_free, ierror left out too.
+! - MPI_Attr_put / MPI_Attr_get / MPI_Attr_delete / MPI_Keyval_free.
 
 module f08_mpi1_attrs_cb
   implicit none
@@ -53,14 +54,14 @@ program f08_mpi1_attrs
   call check_ok('MPI_Keyval_create(MPI_COMM_DUP_FN)', ierror)
   call MPI_Keyval_create(int_copy, int_delete, kv_user, 77, ierror)
   call check_ok('MPI_Keyval_create(user callbacks with INTEGER handles)', ierror)
-  call MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, kv_mpi1, 0)
-  call check(kv_mpi1 /= MPI_KEYVAL_INVALID, 'MPI_Keyval_create(MPI_NULL_COPY_FN), ierror left out')
+  call MPI_Keyval_create(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kv_mpi1, 0, ierror)
+  call check_ok('MPI_Keyval_create, a second one', ierror)
 
   call MPI_Attr_put(MPI_COMM_WORLD, kv_null, 11, ierror)
   call check_ok('MPI_Attr_put', ierror)
   call MPI_Attr_put(MPI_COMM_WORLD, kv_dup, 22, ierror)
   call MPI_Attr_put(MPI_COMM_WORLD, kv_user, 33, ierror)
-  call MPI_Attr_put(MPI_COMM_WORLD, kv_mpi1, 44)
+  call MPI_Attr_put(MPI_COMM_WORLD, kv_mpi1, 44, ierror)
   call MPI_Attr_get(MPI_COMM_WORLD, kv_dup, value, flag, ierror)
   call check_attr_int('MPI_Attr_get', flag, value, 22)
 
@@ -69,7 +70,7 @@ program f08_mpi1_attrs
   call MPI_Attr_get(dup, kv_null, value, flag, ierror)
   call check_logical('MPI_COMM_NULL_COPY_FN copies nothing', flag, .false.)
   call MPI_Attr_get(dup, kv_mpi1, value, flag, ierror)
-  call check_logical('MPI_NULL_COPY_FN copies nothing', flag, .false.)
+  call check_logical('MPI_COMM_NULL_COPY_FN copies nothing (second keyval)', flag, .false.)
   call MPI_Attr_get(dup, kv_dup, value, flag, ierror)
   call check_attr_int('MPI_COMM_DUP_FN copies the value', flag, value, 22)
   call MPI_Attr_get(dup, kv_user, value, flag, ierror)
@@ -90,7 +91,7 @@ program f08_mpi1_attrs
   call check_int('MPI_Keyval_free sets MPI_KEYVAL_INVALID', kv_null, MPI_KEYVAL_INVALID)
   call MPI_Keyval_free(kv_dup, ierror)
   call MPI_Keyval_free(kv_user, ierror)
-  call MPI_Keyval_free(kv_mpi1)
+  call MPI_Keyval_free(kv_mpi1, ierror)
   call MPI_Finalize(ierror)
   call check_ok('MPI_Finalize', ierror)
   call finish()

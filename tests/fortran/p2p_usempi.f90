@@ -11,7 +11,8 @@
 ! - MPI_ANY_SOURCE / MPI_ANY_TAG, MPI_PROC_NULL (an empty status);
 ! - under MPI_ERRORS_RETURN: truncation is MPI_ERR_TRUNCATE (the status says so, the
 !   message is consumed); a bad rank, tag, count, datatype or communicator is refused with
-!   its class and writes no output (sentinels stay), and a receive that nothing can match
+!   its class and writes no output (sentinels stay), an INTEGER beyond a C int (8-byte
+!   INTEGERs) too, and a receive that nothing can match
 !   fails at once with MPI_ERR_OTHER instead of hanging.
 
 program p2p_usempi
@@ -184,6 +185,15 @@ program p2p_usempi
   call check_class('MPI_SEND with tag -5', ierror, MPI_ERR_TAG)
   call MPI_SEND(ivec, -1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierror)
   call check_class('MPI_SEND of -1 elements', ierror, MPI_ERR_COUNT)
+  ! INTEGERs beyond a C int (8-byte INTEGERs) are refused with the argument's own class
+  call MPI_SEND(ivec, 1, MPI_INTEGER, 0, huge(0), MPI_COMM_WORLD, ierror)
+  call check_class('MPI_SEND with tag huge(0)', ierror, MPI_ERR_TAG)
+  call MPI_SEND(ivec, 1, MPI_INTEGER, huge(0), 0, MPI_COMM_WORLD, ierror)
+  call check_class('MPI_SEND to rank huge(0)', ierror, MPI_ERR_RANK)
+  if (bit_size(0) == 64) then
+    call MPI_SEND(ivec, huge(0), MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierror)
+    call check_class('MPI_SEND of huge(0) elements', ierror, MPI_ERR_COUNT)
+  end if
   call MPI_SEND(ivec, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD, ierror)
   call check_class('MPI_SEND of MPI_DATATYPE_NULL', ierror, MPI_ERR_TYPE)
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierror)
