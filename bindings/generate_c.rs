@@ -625,7 +625,7 @@ fn fortran_signature(procedure: &Procedure, name: &str) -> String {
     let args: Vec<String> = procedure
         .params
         .iter()
-        .filter(|p| p.name != "ierror" && !p.fortran_suppressed)
+        .filter(|p| fortran_param(p))
         .map(|p| format!("{}: {}", p.name, fortran_type(procedure, p, &p.f08)))
         .collect();
     let returns = if procedure.c_return == "double" {
@@ -634,6 +634,12 @@ fn fortran_signature(procedure: &Procedure, name: &str) -> String {
         ""
     };
     format!("{name}({}){returns}", args.join(", "))
+}
+
+/// Whether a parameter is one of the Fortran routine's (not IERROR, which every routine
+/// ends with; not the C-only ones; not MPI_Pcontrol's `...`).
+fn fortran_param(param: &Param) -> bool {
+    param.name != "ierror" && !param.fortran_suppressed && param.kind != "VARARGS"
 }
 
 /// Whether a procedure has a Fortran binding in the data.
@@ -763,8 +769,9 @@ enum Reading {
 fn unsupported(procedure: &Procedure, param: &Param) -> ! {
     panic!(
         "bindings/functions.txt: {}: no generated Fortran conversion for `{}` ({} {} {}); \
-         mark the function `fortran=hand` and write its routine in src/fortran/routines.rs, \
-         or teach bindings/generate_c.rs (`reading`) the conversion",
+         mark the function `fortran=hand` and write its routine in src/fortran/routines.rs \
+         (callbacks in Fortran's convention are such), or `fortran=none` for no Fortran \
+         routine yet, or teach bindings/generate_c.rs (`reading`) the conversion",
         procedure.name, param.name, param.kind, param.direction, param.c_type
     )
 }
@@ -772,6 +779,9 @@ fn unsupported(procedure: &Procedure, param: &Param) -> ! {
 fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) -> Reading {
     let c = param.c_type.trim();
     let c = c.strip_prefix("const ").unwrap_or(c).trim();
+    // `int[][3]` (MPI_Group_range_incl's ranges): `n` triplets, an array of 3 * n.
+    let triplets = c.ends_with("[][3]");
+    let c = c.strip_suffix("[3]").unwrap_or(c);
     let (base, array) = match c.strip_suffix("[]") {
         Some(base) => (base.trim(), true),
         None => (c.trim_end_matches('*').trim(), false),
@@ -801,6 +811,9 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
     let len = || {
         let len = if param.length == "*" {
             previous_len.clone()
+        } else if triplets {
+            // The data writes the length as `['n', '3']`.
+            param.length.split('\'').nth(1).map(str::to_string)
         } else {
             Some(param.length.clone())
         };
@@ -829,7 +842,11 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
         (Some((conv, fortran)), true, 0) => Reading::Array {
             conv,
             fortran,
-            len: len(),
+            len: if triplets {
+                format!("{}.saturating_mul(3)", len())
+            } else {
+                len()
+            },
         },
         _ => unsupported(procedure, param),
     }
@@ -896,7 +913,7 @@ pub extern "C" fn {lower}_() -> f64 {{
     let fortran_params: Vec<&Param> = procedure
         .params
         .iter()
-        .filter(|p| p.name != "ierror" && !p.fortran_suppressed)
+        .filter(|p| fortran_param(p))
         .collect();
     for param in &fortran_params {
         assert!(
@@ -911,7 +928,7 @@ pub extern "C" fn {lower}_() -> f64 {{
         .map(|p| {
             let r = reading(procedure, p, &previous_len);
             if let Reading::Array { len, .. } = &r {
-                previous_len = Some(len.clone());
+                previous_len = Some(len.split('.').next().unwrap_or(len).to_string());
             }
             (*p, r)
         })
@@ -1129,7 +1146,7 @@ pub extern "C" fn {lower}_() -> f64 {{
     // C parameters Fortran does not have.
     let mut all_args = Vec::new();
     let mut fortran_args = call_args.into_iter();
-    for param in procedure.c_params() {
+    for param in procedure.c_params().filter(|p| p.kind != "VARARGS") {
         if param.fortran_suppressed {
             assert!(
                 param.c_type.ends_with('*'),

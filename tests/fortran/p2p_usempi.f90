@@ -186,11 +186,12 @@ program p2p_usempi
   call MPI_SEND(ivec, -1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierror)
   call check_class('MPI_SEND of -1 elements', ierror, MPI_ERR_COUNT)
   ! INTEGERs beyond a C int (8-byte INTEGERs) are refused with the argument's own class
-  call MPI_SEND(ivec, 1, MPI_INTEGER, 0, huge(0), MPI_COMM_WORLD, ierror)
-  call check_class('MPI_SEND with tag huge(0)', ierror, MPI_ERR_TAG)
   call MPI_SEND(ivec, 1, MPI_INTEGER, huge(0), 0, MPI_COMM_WORLD, ierror)
   call check_class('MPI_SEND to rank huge(0)', ierror, MPI_ERR_RANK)
   if (bit_size(0) == 64) then
+    ! (with 4-byte INTEGERs huge(0) is MPI_TAG_UB, a valid tag)
+    call MPI_SEND(ivec, 1, MPI_INTEGER, 0, huge(0), MPI_COMM_WORLD, ierror)
+    call check_class('MPI_SEND with tag huge(0)', ierror, MPI_ERR_TAG)
     call MPI_SEND(ivec, huge(0), MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierror)
     call check_class('MPI_SEND of huge(0) elements', ierror, MPI_ERR_COUNT)
   end if
