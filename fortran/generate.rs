@@ -937,7 +937,7 @@ module mpi_f08
         out,
         "  type, bind(C) :: MPI_Status
     integer({c_kind}) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
-    integer({c_kind}) :: mpiattr_reserved(5)
+    integer({c_kind}), private :: mpiattr_reserved(5)
   end type MPI_Status
 "
     )

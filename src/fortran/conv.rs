@@ -899,6 +899,30 @@ mod tests {
     }
 
     #[test]
+    fn strings_and_wide_integers_cross() {
+        let mut fortran = [b'x'; 6];
+        // SAFETY: six writable bytes, alive until `store`.
+        let mut slot = unsafe { StringSlot::new(fortran.as_mut_ptr(), fortran.len()) };
+        let c = slot.pointer().cast::<u8>();
+        // SAFETY: the slot's buffer holds at least STRING_ROOM + 1 bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(c"abc".as_ptr().cast::<u8>(), c, 4);
+            slot.store(false);
+        }
+        assert_eq!(&fortran, b"xxxxxx", "a failed call writes no string");
+        // SAFETY: as above.
+        unsafe { slot.store(true) };
+        assert_eq!(&fortran, b"abc   ");
+        let mut text = *b"name  ";
+        // SAFETY: six readable bytes.
+        let c_string = unsafe { string_in(text.as_mut_ptr(), 6, "name") }.unwrap();
+        assert_eq!(c_string, b"name\0");
+        let big: i64 = (1 << 40) + 5;
+        assert_eq!(Wide::<isize>::input(big).unwrap(), big as isize);
+        assert_eq!(Wide::<i64>::output(-big).unwrap(), -big);
+    }
+
+    #[test]
     fn special_addresses_stand_for_the_c_constants() {
         assert!(buffer_address(mpiattr_bottom_.address()).is_null());
         assert!(buffer_address(mpiattr_f08_bottom.address()).is_null());

@@ -10,7 +10,8 @@
 !   MPI_Exscan;
 ! - MPI_Send/MPI_Recv of a 2-D array section that is not contiguous (a block of a matrix and
 !   a strided row), in both directions, and of a rank-3 array; MPI_Sendrecv; status
-!   components status%MPI_SOURCE, %MPI_TAG, %MPI_ERROR; MPI_STATUS_IGNORE; MPI_Isend +
+!   components status%MPI_SOURCE, %MPI_TAG, %MPI_ERROR (TYPE(MPI_Status) is the size of
+!   INTEGER(MPI_STATUS_SIZE)); MPI_STATUS_IGNORE; MPI_Isend +
 !   MPI_Wait; MPI_Waitall with MPI_STATUSES_IGNORE;
 ! - MPI_Irecv into a non-contiguous section is refused with MPI_ERR_BUFFER (it would be
 !   written after the call returns), and writes no request;
@@ -133,6 +134,8 @@ program coll_f08
   call check_int('status%MPI_SOURCE', status%MPI_SOURCE, 0)
   call check_int('status%MPI_TAG', status%MPI_TAG, 1)
   call check_int('status%MPI_ERROR', status%MPI_ERROR, MPI_SUCCESS)
+  call check_int('TYPE(MPI_Status) holds MPI_STATUS_SIZE INTEGERs', storage_size(status) / bit_size(0), &
+                 MPI_STATUS_SIZE)
   call MPI_Get_count(status, MPI_DOUBLE_PRECISION, count, ierror)
   call check_int('MPI_Get_count of the block', count, 6)
   row = [-1d0, -2d0, -3d0, -4d0, -5d0]
