@@ -6,6 +6,9 @@
 !   MPI_Reduce_local on two elements, so the comparison really happens);
 ! - MPI_LAND, MPI_LOR, MPI_LXOR on MPI_LOGICAL, and MPI_SUM on MPI_LOGICAL refused
 !   (MPI_ERR_OP);
+! - the sizes of the Fortran predefined datatypes (MPI_INTEGER, MPI_LOGICAL and MPI_2INTEGER
+!   follow the default INTEGER), MPI_SUM on MPI_COMPLEX, MPI_MIN on MPI_INTEGER8, MPI_BAND on
+!   MPI_INTEGER2, and MPI_MAX on MPI_COMPLEX and MPI_SUM on MPI_CHARACTER refused;
 ! - MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall (also with MPI_IN_PLACE), MPI_Scan,
 !   MPI_Exscan;
 ! - MPI_Send/MPI_Recv of a 2-D array section that is not contiguous (a block of a matrix and
@@ -27,6 +30,10 @@ program coll_f08
   integer :: ierror, i, ivec(4), iout(4), isum, imax, pair(2, 2), rank3(2, 2, 2), back3(2, 2, 2)
   double precision :: dvec(3), dout(3), dpair(2, 2), mat(4, 5), block(2, 3), row(5)
   logical :: lvec(3), lout(3)
+  complex :: zin(2), zout(2)
+  integer(kind=8) :: i8in(2), i8out(2)
+  integer(kind=2) :: i2in(2), i2out(2)
+  character(len=4) :: text = 'abcd', text2 = 'efgh'
   type(MPI_Status) :: status
   type(MPI_Request) :: req, reqs(2)
   integer :: count
@@ -101,6 +108,42 @@ program coll_f08
   call check(all(lout .eqv. [.false., .true., .false.]), 'MPI_LXOR')
   call MPI_Allreduce(MPI_IN_PLACE, lvec, 3, MPI_LOGICAL, MPI_SUM, MPI_COMM_WORLD, ierror)
   call check_class('MPI_SUM on MPI_LOGICAL', ierror, MPI_ERR_OP)
+
+  ! The Fortran predefined datatypes: sizes (default INTEGER and LOGICAL follow the
+  ! configuration) and reductions on some of them
+  call size_is(MPI_INTEGER, bit_size(0) / 8, 'MPI_INTEGER')
+  call size_is(MPI_LOGICAL, bit_size(0) / 8, 'MPI_LOGICAL')
+  call size_is(MPI_2INTEGER, 2 * (bit_size(0) / 8), 'MPI_2INTEGER')
+  call size_is(MPI_REAL, 4, 'MPI_REAL')
+  call size_is(MPI_DOUBLE_PRECISION, 8, 'MPI_DOUBLE_PRECISION')
+  call size_is(MPI_COMPLEX, 8, 'MPI_COMPLEX')
+  call size_is(MPI_DOUBLE_COMPLEX, 16, 'MPI_DOUBLE_COMPLEX')
+  call size_is(MPI_CHARACTER, 1, 'MPI_CHARACTER')
+  call size_is(MPI_2REAL, 8, 'MPI_2REAL')
+  call size_is(MPI_2DOUBLE_PRECISION, 16, 'MPI_2DOUBLE_PRECISION')
+  call size_is(MPI_INTEGER1, 1, 'MPI_INTEGER1')
+  call size_is(MPI_INTEGER2, 2, 'MPI_INTEGER2')
+  call size_is(MPI_INTEGER4, 4, 'MPI_INTEGER4')
+  call size_is(MPI_INTEGER8, 8, 'MPI_INTEGER8')
+  call size_is(MPI_REAL4, 4, 'MPI_REAL4')
+  call size_is(MPI_REAL8, 8, 'MPI_REAL8')
+  zin = [(1.0, 2.0), (-0.5, 0.25)]
+  zout = [(3.0, -1.0), (0.5, 0.75)]
+  call MPI_Reduce_local(zin, zout, 2, MPI_COMPLEX, MPI_SUM, ierror)
+  call check_ok('MPI_SUM on MPI_COMPLEX', ierror)
+  call check(all(zout == [(4.0, 1.0), (0.0, 1.0)]), 'MPI_SUM on MPI_COMPLEX adds both parts')
+  i8in = [5_8, -huge(0_8)]
+  i8out = [7_8, 3_8]
+  call MPI_Reduce_local(i8in, i8out, 2, MPI_INTEGER8, MPI_MIN, ierror)
+  call check(all(i8out == [5_8, -huge(0_8)]), 'MPI_MIN on MPI_INTEGER8')
+  i2in = [int(12, 2), int(10, 2)]
+  i2out = [int(10, 2), int(6, 2)]
+  call MPI_Reduce_local(i2in, i2out, 2, MPI_INTEGER2, MPI_BAND, ierror)
+  call check(all(i2out == [int(8, 2), int(2, 2)]), 'MPI_BAND on MPI_INTEGER2')
+  call MPI_Reduce_local(zin, zout, 2, MPI_COMPLEX, MPI_MAX, ierror)
+  call check_class('MPI_MAX on MPI_COMPLEX', ierror, MPI_ERR_OP)
+  call MPI_Reduce_local(text, text2, 4, MPI_CHARACTER, MPI_SUM, ierror)
+  call check_class('MPI_SUM on MPI_CHARACTER', ierror, MPI_ERR_OP)
 
   ! Gather, Scatter, Allgather, Alltoall, Scan, Exscan
   ivec = [11, 12, 13, 14]
@@ -190,4 +233,16 @@ program coll_f08
   call MPI_Finalize(ierror)
   call check_ok('MPI_Finalize', ierror)
   call finish()
+
+contains
+
+  subroutine size_is(datatype, expected, name)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: expected
+    character(len=*), intent(in) :: name
+    integer :: bytes, e
+    call MPI_Type_size(datatype, bytes, e)
+    call check_ok('MPI_Type_size(' // name // ')', e)
+    call check_int('MPI_Type_size(' // name // ')', bytes, expected)
+  end subroutine size_is
 end program coll_f08
