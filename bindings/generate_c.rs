@@ -855,7 +855,7 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
 /// The Fortran routine of every function of `bindings/functions.txt` not marked
 /// `fortran=hand` or `fortran=none`: `pmpi_x_` and `mpi_x_` (mpif.h, `use mpi`, and `use
 /// mpi_f08` for routines without choice buffers) and, for a routine with choice buffers,
-/// `PMPI_X_f08` and `MPI_X_f08` (the BIND(C) names of its `use mpi_f08` interface, which
+/// `pmpi_x_f08` and `mpi_x_f08` (the BIND(C) names of its `use mpi_f08` interface, which
 /// passes C descriptors). Each converts its arguments (`crate::fortran::conv`), calls the C
 /// body `super::<chapter>::<body>` inside the same panic boundary and error path as C, writes
 /// the outputs back, and stores the code in IERROR. Included in `src/capi/mod.rs`.
@@ -1249,21 +1249,21 @@ pub unsafe extern "C" fn {lower}_({address_params}) {{
 /// As for `p{lower}_`; each descriptor is valid.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn P{name}_f08({descriptor_params}) {{
+pub unsafe extern "C" fn p{lower}_f08({descriptor_params}) {{
     // SAFETY: the same contract.
     unsafe {{ {inner}({forward_descriptor}) }}
 }}
 
-/// `{signature}` for `use mpi_f08`: forwards to `P{name}_f08`, so a profiling library can
+/// `{signature}` for `use mpi_f08`: forwards to `p{lower}_f08`, so a profiling library can
 /// interpose it.
 ///
 /// # Safety
-/// As for `P{name}_f08`.
+/// As for `p{lower}_f08`.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn {name}_f08({descriptor_params}) {{
+pub unsafe extern "C" fn {lower}_f08({descriptor_params}) {{
     // SAFETY: the same contract.
-    unsafe {{ P{name}_f08({forward}) }}
+    unsafe {{ p{lower}_f08({forward}) }}
 }}
 "#,
             descriptor_params = descriptor_params.join(", "),

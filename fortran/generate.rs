@@ -67,7 +67,7 @@ pub struct Routine {
     fast: bool,
     /// Generated over the C body (bindings/generate_c.rs): no shell here.
     generated: bool,
-    /// Generated, with choice buffers: `use mpi_f08` binds to `MPI_X_f08` with C descriptors.
+    /// Generated, with choice buffers: `use mpi_f08` binds to `mpi_x_f08` with C descriptors.
     choice: bool,
 }
 
@@ -644,8 +644,9 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
         format!("double precision function {name}()")
     } else if routine.choice && binding == Binding::F08 {
         format!(
-            "subroutine {name}({}) bind(C,name=\"{name}_f08\")",
-            names.join(", ")
+            "subroutine {name}({}) bind(C,name=\"{}_f08\")",
+            names.join(", "),
+            name.to_lowercase()
         )
     } else {
         format!("subroutine {name}({})", names.join(", "))
