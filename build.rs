@@ -265,7 +265,14 @@ fn main() {
     let table = generate_c::fortran_routines(
         &api,
         &fs::read_to_string("fortran/routines.txt").expect("fortran/routines.txt"),
+        &annotations,
     );
+    // The routines of functions.txt not written by hand: generated over the C bodies.
+    fs::write(
+        out.join("fortran_functions.rs"),
+        generate_c::fortran_entry_points(&api, &annotations, &sources),
+    )
+    .expect("cannot write fortran_functions.rs");
     fs::write(out.join("routines.txt"), &table).expect("cannot write routines.txt");
     let routines = generate::parse_routines(&table);
     fs::write(

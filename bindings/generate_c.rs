@@ -32,6 +32,10 @@ pub struct Param {
     pub f08: String,
     /// Not a parameter of the Fortran bindings (MPI_Init's `argc`, `argv`).
     pub fortran_suppressed: bool,
+    /// An array's length: the parameter giving it, `*` (as the array before), or `-`.
+    pub length: String,
+    /// The data's flag `asynchronous`: a nonblocking call uses the buffer after returning.
+    pub asynchronous: bool,
 }
 
 /// One procedure of the standard.
@@ -87,6 +91,8 @@ pub fn parse_api(text: &str) -> BTreeMap<String, Procedure> {
                     c_large: fields[4].to_string(),
                     f08: fields[7].to_string(),
                     fortran_suppressed: fields[8].split(' ').any(|f| f == "no-f90"),
+                    length: fields[5].to_string(),
+                    asynchronous: fields[8].split(' ').any(|f| f == "asynchronous"),
                 });
         }
     }
@@ -114,6 +120,19 @@ pub struct Annotation {
     pub raw: Vec<String>,
     /// The `int` the function returns is a value, not an error code (`MPI_Comm_toint`).
     pub value: bool,
+    /// How its Fortran routine is made.
+    pub fortran: Fortran,
+}
+
+/// How the Fortran routine of a function of `bindings/functions.txt` is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fortran {
+    /// Generated: it converts its arguments and calls the C body (the default).
+    Generated,
+    /// `fortran=hand`: listed in `fortran/routines.txt`, body in src/fortran/routines.rs.
+    Hand,
+    /// `fortran=none`: no Fortran routine (the data has none: c2f, f2c).
+    None,
 }
 
 impl Annotation {
@@ -149,10 +168,13 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
             large: false,
             raw: Vec::new(),
             value: false,
+            fortran: Fortran::Generated,
         };
         for word in words {
             match word {
                 "fast" => annotation.fast = true,
+                "fortran=hand" => annotation.fortran = Fortran::Hand,
+                "fortran=none" => annotation.fortran = Fortran::None,
                 "large" => annotation.large = true,
                 "value" => annotation.value = true,
                 "on=self" => annotation.on = None,
@@ -618,6 +640,8 @@ fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
     let base = match f08 {
         "INTEGER" => "int".to_string(),
         "INTEGER(KIND=MPI_ADDRESS_KIND)" => "aint".to_string(),
+        "INTEGER(KIND=MPI_OFFSET_KIND)" => "offset".to_string(),
+        "INTEGER(KIND=MPI_COUNT_KIND)" => "count".to_string(),
         "LOGICAL" => "logical".to_string(),
         "CHARACTER" => "string".to_string(),
         "TYPE(*), DIMENSION(..)" => "choice".to_string(),
@@ -643,40 +667,677 @@ fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
             None => panic!("{}: no Fortran routine type for {other}", procedure.name),
         },
     };
+    let base = if param.c_type.ends_with("[]") {
+        format!("{base}[]")
+    } else {
+        base
+    };
     match param.direction.as_str() {
         "in" => base,
         direction => format!("{direction} {base}"),
     }
 }
 
-/// Expands `fortran/routines.txt` (one routine per line: `MPI_X [on world] [fast]`) into
-/// the signatures `fortran/generate.rs` reads (`MPI_X(arg: [out|inout] type, ...) [-> double]
-/// [on world] [fast]`), every argument and type taken from the data.
-pub fn fortran_routines(api: &BTreeMap<String, Procedure>, annotations: &str) -> String {
+/// The routine line of one procedure: `MPI_X(arg: [out|inout] type, ...) [-> double]`.
+fn fortran_signature(procedure: &Procedure, name: &str) -> String {
+    let args: Vec<String> = procedure
+        .params
+        .iter()
+        .filter(|p| fortran_param(p))
+        .map(|p| format!("{}: {}", p.name, fortran_type(procedure, p, &p.f08)))
+        .collect();
+    let returns = if procedure.c_return == "double" {
+        " -> double"
+    } else {
+        ""
+    };
+    format!("{name}({}){returns}", args.join(", "))
+}
+
+/// Whether a parameter is one of the Fortran routine's (not IERROR, which every routine
+/// ends with; not the C-only ones; not MPI_Pcontrol's `...`).
+fn fortran_param(param: &Param) -> bool {
+    param.name != "ierror" && !param.fortran_suppressed && param.kind != "VARARGS"
+}
+
+/// Whether a procedure has a Fortran binding in the data.
+fn has_fortran(procedure: &Procedure) -> bool {
+    !procedure.flags.iter().any(|f| f == "no-f90")
+}
+
+/// The functions of `bindings/functions.txt` whose Fortran routine is generated: every one
+/// with a Fortran binding in the data, unless marked `fortran=hand` or `fortran=none`.
+pub fn generated_fortran<'a>(
+    api: &'a BTreeMap<String, Procedure>,
+    annotations: &'a [Annotation],
+) -> impl Iterator<Item = (&'a Annotation, &'a Procedure)> {
+    annotations.iter().filter_map(|annotation| {
+        let procedure = api.get(&annotation.name)?;
+        (annotation.fortran == Fortran::Generated && has_fortran(procedure))
+            .then_some((annotation, procedure))
+    })
+}
+
+/// Expands `fortran/routines.txt` (the hand-written routines, one per line: `MPI_X [on
+/// world] [fast]`) and the generated routines of `bindings/functions.txt` into the
+/// signatures `fortran/generate.rs` reads (`MPI_X(arg: [out|inout] type, ...) [-> double]
+/// [on world] [fast] [generated]`), every argument and type taken from the data. A function
+/// of functions.txt is in routines.txt exactly when it is marked `fortran=hand`.
+pub fn fortran_routines(
+    api: &BTreeMap<String, Procedure>,
+    hand: &str,
+    annotations: &[Annotation],
+) -> String {
     let mut out = String::new();
-    for line in annotations.lines().map(str::trim) {
+    let mut listed = Vec::new();
+    for line in hand.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let (name, options) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let procedure = api
             .values()
-            .find(|p| p.name.eq_ignore_ascii_case(name) && !p.flags.iter().any(|f| f == "no-f90"))
+            .find(|p| p.name.eq_ignore_ascii_case(name) && has_fortran(p))
             .unwrap_or_else(|| panic!("fortran/routines.txt: {name} has no Fortran binding"));
-        let args: Vec<String> = procedure
-            .params
-            .iter()
-            .filter(|p| p.name != "ierror" && !p.fortran_suppressed)
-            .map(|p| format!("{}: {}", p.name, fortran_type(procedure, p, &p.f08)))
-            .collect();
-        let returns = if procedure.c_return == "double" {
-            " -> double"
+        if let Some(annotation) = annotations.iter().find(|a| a.name == procedure.name) {
+            assert!(
+                annotation.fortran == Fortran::Hand,
+                "fortran/routines.txt lists {name}, whose Fortran routine bindings/functions.txt \
+                 generates: mark it `fortran=hand` there, or remove it here and from \
+                 src/fortran/routines.rs"
+            );
+        }
+        listed.push(procedure.name.clone());
+        let options = options.trim();
+        let space = if options.is_empty() { "" } else { " " };
+        writeln!(
+            out,
+            "{}{space}{options}",
+            fortran_signature(procedure, name)
+        )
+        .unwrap();
+    }
+    for annotation in annotations {
+        assert!(
+            annotation.fortran != Fortran::Hand || listed.contains(&annotation.name),
+            "bindings/functions.txt: {} is marked fortran=hand but fortran/routines.txt lacks it",
+            annotation.name
+        );
+    }
+    for (annotation, procedure) in generated_fortran(api, annotations) {
+        let name = annotation.name.to_uppercase();
+        let choice = if procedure.params.iter().any(is_choice) {
+            " choice"
         } else {
             ""
         };
-        let options = options.trim();
-        let space = if options.is_empty() { "" } else { " " };
-        writeln!(out, "{name}({}){returns}{space}{options}", args.join(", ")).unwrap();
+        writeln!(
+            out,
+            "{} generated{choice}",
+            fortran_signature(procedure, &name)
+        )
+        .unwrap();
     }
     out
+}
+
+fn is_choice(param: &Param) -> bool {
+    param.kind == "BUFFER" && param.f08 == "TYPE(*), DIMENSION(..)"
+}
+
+// ---- Fortran routines from the C bodies ------------------------------------------------
+
+/// The handle types of the C API.
+const HANDLE_TYPES: &[&str] = &[
+    "MPI_Comm",
+    "MPI_Datatype",
+    "MPI_Win",
+    "MPI_Request",
+    "MPI_Info",
+    "MPI_Errhandler",
+    "MPI_Op",
+    "MPI_Group",
+    "MPI_Session",
+    "MPI_Message",
+    "MPI_File",
+];
+
+/// How a generated Fortran routine reads one parameter of the C body.
+enum Reading {
+    /// A scalar through a `conv::Conv` (`Int`, `Logical`, `Wide<T>`, `Handle<H>`) whose
+    /// Fortran side is `fortran` (`Fint`, `i64`).
+    Scalar {
+        conv: String,
+        fortran: &'static str,
+    },
+    /// An array of such scalars, `len` the C variable of its length.
+    Array {
+        conv: String,
+        fortran: &'static str,
+        len: String,
+    },
+    /// A status, or an array of `len` statuses.
+    Status {
+        len: Option<String>,
+    },
+    Choice,
+    Text,
+}
+
+fn unsupported(procedure: &Procedure, param: &Param) -> ! {
+    panic!(
+        "bindings/functions.txt: {}: no generated Fortran conversion for `{}` ({} {} {}); \
+         mark the function `fortran=hand` and write its routine in src/fortran/routines.rs \
+         (callbacks in Fortran's convention are such), or `fortran=none` for no Fortran \
+         routine yet, or teach bindings/generate_c.rs (`reading`) the conversion",
+        procedure.name, param.name, param.kind, param.direction, param.c_type
+    )
+}
+
+fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) -> Reading {
+    let c = param.c_type.trim();
+    let c = c.strip_prefix("const ").unwrap_or(c).trim();
+    // `int[][3]` (MPI_Group_range_incl's ranges): `n` triplets, an array of 3 * n.
+    let triplets = c.ends_with("[][3]");
+    let c = c.strip_suffix("[3]").unwrap_or(c);
+    let (base, array) = match c.strip_suffix("[]") {
+        Some(base) => (base.trim(), true),
+        None => (c.trim_end_matches('*').trim(), false),
+    };
+    let pointers = c.len() - c.trim_end_matches('*').len();
+    if is_choice(param) {
+        return Reading::Choice;
+    }
+    if param.kind == "STRING" && base == "char" && !array && pointers == 1 {
+        return Reading::Text;
+    }
+    let scalar = match base {
+        "int" if param.kind == "LOGICAL" => {
+            Some(("crate::fortran::conv::Logical".to_string(), "Fint"))
+        }
+        "int" => Some(("crate::fortran::conv::Int".to_string(), "Fint")),
+        "MPI_Aint" | "MPI_Count" | "MPI_Offset" => Some((
+            format!("crate::fortran::conv::Wide<crate::abi::{base}>"),
+            "i64",
+        )),
+        handle if HANDLE_TYPES.contains(&handle) => Some((
+            format!("crate::fortran::conv::Handle<crate::abi::{handle}>"),
+            "Fint",
+        )),
+        _ => None,
+    };
+    let len = || {
+        let len = if param.length == "*" {
+            previous_len.clone()
+        } else if triplets {
+            // The data writes the length as `['n', '3']`.
+            param.length.split('\'').nth(1).map(str::to_string)
+        } else {
+            Some(param.length.clone())
+        };
+        match len {
+            Some(len)
+                if procedure
+                    .params
+                    .iter()
+                    .any(|p| p.name == len && p.c_type == "int") =>
+            {
+                len
+            }
+            _ => unsupported(procedure, param),
+        }
+    };
+    if base == "MPI_Status" {
+        return Reading::Status {
+            len: array.then(len),
+        };
+    }
+    if param.kind == "KEYVAL" && param.direction == "inout" && !array {
+        unsupported(procedure, param);
+    }
+    match (scalar, array, pointers) {
+        (Some((conv, fortran)), false, 0 | 1) => Reading::Scalar { conv, fortran },
+        (Some((conv, fortran)), true, 0) => Reading::Array {
+            conv,
+            fortran,
+            len: if triplets {
+                format!("{}.saturating_mul(3)", len())
+            } else {
+                len()
+            },
+        },
+        _ => unsupported(procedure, param),
+    }
+}
+
+/// The Fortran routine of every function of `bindings/functions.txt` not marked
+/// `fortran=hand` or `fortran=none`: `pmpi_x_` and `mpi_x_` (mpif.h, `use mpi`, and `use
+/// mpi_f08` for routines without choice buffers) and, for a routine with choice buffers,
+/// `pmpi_x_f08` and `mpi_x_f08` (the BIND(C) names of its `use mpi_f08` interface, which
+/// passes C descriptors). Each converts its arguments (`crate::fortran::conv`), calls the C
+/// body `super::<chapter>::<body>` inside the same panic boundary and error path as C, writes
+/// the outputs back, and stores the code in IERROR. Included in `src/capi/mod.rs`.
+pub fn fortran_entry_points(
+    api: &BTreeMap<String, Procedure>,
+    annotations: &[Annotation],
+    sources: &BTreeMap<String, String>,
+) -> String {
+    let mut out = String::from(
+        "// Generated by build.rs (bindings/generate_c.rs, `fortran_entry_points`): do not edit.\n",
+    );
+    for (annotation, procedure) in generated_fortran(api, annotations) {
+        fortran_entry_point(&mut out, annotation, procedure, sources);
+    }
+    out
+}
+
+fn fortran_entry_point(
+    out: &mut String,
+    annotation: &Annotation,
+    procedure: &Procedure,
+    sources: &BTreeMap<String, String>,
+) {
+    let name = &annotation.name;
+    let upper = name.to_uppercase();
+    let lower = name.to_lowercase();
+    let chapter = &annotation.chapter;
+    let body = annotation.body();
+    let source = sources.get(chapter).map(String::as_str).unwrap_or_default();
+    if procedure.c_return == "double" {
+        write!(
+            out,
+            r#"
+/// `{upper}()`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`): the C body's value.
+#[no_mangle]
+pub extern "C" fn p{lower}_() -> f64 {{
+    crate::ffi::call_infallible(0.0, super::{chapter}::{body})
+}}
+
+/// `{upper}()`: forwards to `p{lower}_`, so a profiling library can interpose it.
+#[no_mangle]
+pub extern "C" fn {lower}_() -> f64 {{
+    p{lower}_()
+}}
+"#
+        )
+        .unwrap();
+        return;
+    }
+    assert!(
+        procedure.c_return == "int",
+        "{name}: a generated Fortran routine calls a body returning an error code"
+    );
+    // The Fortran parameters, in order; hidden string lengths last.
+    let fortran_params: Vec<&Param> = procedure
+        .params
+        .iter()
+        .filter(|p| fortran_param(p))
+        .collect();
+    for param in &fortran_params {
+        assert!(
+            param.c_type != "-",
+            "{name}: `{}` exists in Fortran only; mark the function fortran=hand",
+            param.name
+        );
+    }
+    let mut previous_len: Option<String> = None;
+    let readings: Vec<(&Param, Reading)> = fortran_params
+        .iter()
+        .map(|p| {
+            let r = reading(procedure, p, &previous_len);
+            if let Reading::Array { len, .. } = &r {
+                previous_len = Some(len.split('.').next().unwrap_or(len).to_string());
+            }
+            (*p, r)
+        })
+        .collect();
+    let has_choice = readings.iter().any(|(_, r)| matches!(r, Reading::Choice));
+    // The inner function's parameters (a choice as `Choice`), and the symbols'.
+    let mut inner_params = Vec::new();
+    let mut address_params = Vec::new();
+    let mut descriptor_params = Vec::new();
+    let mut forward_address = Vec::new();
+    let mut forward_descriptor = Vec::new();
+    let mut forward = Vec::new();
+    for (param, reading) in &readings {
+        let n = &param.name;
+        let ty = match reading {
+            Reading::Scalar { fortran, .. } | Reading::Array { fortran, .. } => {
+                if *fortran == "i64" {
+                    "*mut i64".to_string()
+                } else {
+                    format!("*mut crate::engine::{fortran}")
+                }
+            }
+            Reading::Status { .. } => "*mut crate::engine::Fint".to_string(),
+            Reading::Text => "*mut u8".to_string(),
+            Reading::Choice => {
+                inner_params.push(format!("{n}: crate::fortran::conv::Choice"));
+                address_params.push(format!("{n}: *mut std::ffi::c_void"));
+                descriptor_params.push(format!("{n}: *const crate::fortran::conv::CfiDesc"));
+                forward_address.push(format!("crate::fortran::conv::Choice::Address({n})"));
+                forward_descriptor.push(format!("crate::fortran::conv::Choice::Descriptor({n})"));
+                forward.push(n.clone());
+                continue;
+            }
+        };
+        inner_params.push(format!("{n}: {ty}"));
+        address_params.push(format!("{n}: {ty}"));
+        descriptor_params.push(format!("{n}: {ty}"));
+        forward_address.push(n.clone());
+        forward_descriptor.push(n.clone());
+        forward.push(n.clone());
+    }
+    for list in [
+        &mut inner_params,
+        &mut address_params,
+        &mut descriptor_params,
+    ] {
+        list.push("ierror: *mut crate::engine::Fint".to_string());
+    }
+    for list in [&mut forward_address, &mut forward_descriptor, &mut forward] {
+        list.push("ierror".to_string());
+    }
+    for (param, reading) in &readings {
+        if matches!(reading, Reading::Text) {
+            let len = format!("{}_len", param.name);
+            for list in [
+                &mut inner_params,
+                &mut address_params,
+                &mut descriptor_params,
+            ] {
+                list.push(format!("{len}: usize"));
+            }
+            for list in [&mut forward_address, &mut forward_descriptor, &mut forward] {
+                list.push(len.clone());
+            }
+        }
+    }
+    // Which error handler.
+    let target = match &annotation.on {
+        None => "crate::ffi::Target::SelfComm".to_string(),
+        Some(world) if world == "world" => {
+            "crate::ffi::Target::Comm(crate::abi::MPIATTR_HANDLE_MPI_COMM_WORLD as usize as crate::abi::MPI_Comm)".to_string()
+        }
+        Some(arg) => {
+            let param = fortran_params
+                .iter()
+                .find(|p| &p.name == arg)
+                .unwrap_or_else(|| panic!("functions.txt: {name} has no argument {arg}"));
+            match param.kind.as_str() {
+                "COMMUNICATOR" => format!("crate::fortran::comm_target({arg})"),
+                "WINDOW" => format!("crate::fortran::win_target({arg})"),
+                "SESSION" => format!("crate::fortran::session_target({arg})"),
+                other => panic!("functions.txt: {name}: no error handler on a {other}"),
+            }
+        }
+    };
+    // How each input appears in a fatal error's message.
+    let described: Vec<String> = readings
+        .iter()
+        .filter(|(p, _)| p.direction != "out")
+        .map(|(p, r)| {
+            let n = &p.name;
+            let shown = match r {
+                Reading::Scalar { conv, .. } if conv.contains("Handle<") => {
+                    format!("&crate::fortran::HandleArg({n})")
+                }
+                Reading::Scalar { .. } => format!("&crate::fortran::Value({n})"),
+                Reading::Text => format!("&crate::fortran::Text({n}, {n}_len)"),
+                Reading::Choice => format!("&{n}"),
+                Reading::Array { .. } | Reading::Status { .. } => {
+                    format!("&crate::fortran::Address({n} as usize)")
+                }
+            };
+            format!("(\"{n}\", {shown})")
+        })
+        .collect();
+    // Decoding: scalar inputs first (array lengths among them), then the outputs.
+    let mut decode = String::new();
+    let mut stores = String::new();
+    let mut checked: Vec<String> = Vec::new();
+    let mut call_args = Vec::new();
+    let raw = &annotation.raw;
+    for (param, reading) in &readings {
+        let n = &param.name;
+        if let Reading::Scalar { conv, .. } = reading {
+            if !param.c_type.ends_with('*') {
+                writeln!(
+                    decode,
+                    "                let {n} = crate::fortran::conv::input::<{conv}>({n}, \"{n}\")?;"
+                )
+                .unwrap();
+            }
+        }
+    }
+    for (param, reading) in &readings {
+        let n = &param.name;
+        let written = param.direction != "in";
+        // `int[][3]` reaches the body as a pointer to triplets.
+        let cast = match (
+            param.c_type.starts_with("const "),
+            param.c_type.ends_with("[][3]"),
+        ) {
+            (true, true) => ".cast::<[std::ffi::c_int; 3]>().cast_const()",
+            (true, false) => ".cast_const()",
+            (false, true) => ".cast::<[std::ffi::c_int; 3]>()",
+            (false, false) => "",
+        };
+        match reading {
+            Reading::Scalar { .. } if !param.c_type.ends_with('*') => call_args.push(n.clone()),
+            Reading::Scalar { conv, .. } => {
+                let strict = param.direction != "out";
+                let decoded = matches!(decoding(param, raw), Decoded::Out(_));
+                if decoded {
+                    writeln!(
+                        decode,
+                        "                crate::fortran::conv::nonnull({n}, \"{n}\")?;"
+                    )
+                    .unwrap();
+                }
+                writeln!(
+                    decode,
+                    "                let mut {n}_slot = crate::fortran::conv::Slot::<{conv}>::new({n}, {strict})?;"
+                )
+                .unwrap();
+                if decoded {
+                    writeln!(
+                        decode,
+                        "                let mut {n}_out = crate::ffi::Out::new(&mut {n}_slot.value, \"{n}\")?;"
+                    )
+                    .unwrap();
+                    call_args.push(format!("&mut {n}_out"));
+                } else {
+                    call_args.push(format!("{n}_slot.pointer(){cast}"));
+                }
+                if written {
+                    writeln!(stores, "                let {n}_stored = {n}_slot.store();").unwrap();
+                    checked.push(format!("{n}_stored"));
+                }
+            }
+            Reading::Array { conv, len, .. } => {
+                let strict = param.direction != "out";
+                writeln!(
+                    decode,
+                    "                let mut {n}_slot = crate::fortran::conv::ArraySlot::<{conv}>::new({n}, {len}, {strict})?;"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_slot.pointer(){cast}"));
+                if written {
+                    writeln!(stores, "                let {n}_stored = {n}_slot.store();").unwrap();
+                    checked.push(format!("{n}_stored"));
+                }
+            }
+            Reading::Status { len } => {
+                let count = len.clone().unwrap_or_else(|| "1".to_string());
+                writeln!(
+                    decode,
+                    "                let mut {n}_slot = crate::fortran::conv::StatusSlot::new({n}, {count});"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_slot.pointer(){cast}"));
+                if written {
+                    writeln!(stores, "                {n}_slot.store();").unwrap();
+                }
+            }
+            Reading::Choice => {
+                let later = param.asynchronous;
+                writeln!(
+                    decode,
+                    "                let {n}_staged = crate::fortran::conv::Staged::new({n}, {written}, {later})?;"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_staged.address(){cast}"));
+                if written {
+                    writeln!(stores, "                {n}_staged.store();").unwrap();
+                }
+            }
+            Reading::Text if written => {
+                writeln!(
+                    decode,
+                    "                let mut {n}_slot = crate::fortran::conv::StringSlot::new({n}, {n}_len);"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_slot.pointer()"));
+                writeln!(stores, "                {n}_slot.store(result.is_ok());").unwrap();
+            }
+            Reading::Text => {
+                writeln!(
+                    decode,
+                    "                let {n}_text = crate::fortran::conv::string_in({n}, {n}_len, \"{n}\")?;"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_text.as_ptr().cast()"));
+            }
+        }
+    }
+    // C parameters Fortran does not have.
+    let mut all_args = Vec::new();
+    let mut fortran_args = call_args.into_iter();
+    for param in procedure.c_params().filter(|p| p.kind != "VARARGS") {
+        if param.fortran_suppressed {
+            assert!(
+                param.c_type.ends_with('*'),
+                "{name}: the C-only `{}` is no pointer",
+                param.name
+            );
+            all_args.push("std::ptr::null_mut()".to_string());
+        } else {
+            all_args.push(fortran_args.next().expect("a Fortran argument"));
+        }
+    }
+    // (An `unsafe fn` body is called within the inner function's `unsafe` block.)
+    let _ = is_unsafe(source, &body);
+    let call = format!("super::{chapter}::{body}({})", all_args.join(", "));
+    let signature = format!(
+        "{upper}({})",
+        fortran_params
+            .iter()
+            .map(|p| p.name.as_str())
+            .chain(["ierror"])
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let inner = format!("{lower}_whole");
+    write!(
+        out,
+        r#"
+/// The routine `{signature}` whole: argument conversion, the C body, the error handler,
+/// the outputs written back, IERROR.
+///
+/// # Safety
+/// Fortran's convention: every argument is a reference valid for the accesses the routine
+/// makes (strings for their hidden lengths); `ierror` may be NULL (an absent OPTIONAL).
+#[inline(never)]
+#[allow(clippy::too_many_arguments, unused_mut)]
+unsafe fn {inner}({inner_params}) {{
+    // SAFETY: each conversion needs what this function's contract guarantees.
+    unsafe {{
+        crate::fortran::finish(
+            ierror,
+            crate::ffi::call(
+                "{upper}",
+                move || {target},
+                move |line: &mut String| {{
+                    let args: &[(&str, &dyn crate::ffi::Arg)] = &[{described}];
+                    crate::ffi::args::describe_all(line, args);
+                }},
+                move || -> crate::engine::Result<()> {{
+{decode}                let result = {call};
+                // The outputs go back whether the body succeeded or not (each only if the
+                // body wrote it); the body's error comes first.
+{stores}                result{checked}
+            }},
+            ),
+        )
+    }}
+}}
+
+/// `{signature}`, for Fortran (mpif.h, `use mpi`{f08_note}).
+///
+/// # Safety
+/// As for the routine's inner function.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn p{lower}_({address_params}) {{
+    // SAFETY: the same contract.
+    unsafe {{ {inner}({forward_address}) }}
+}}
+
+/// `{signature}`: forwards to `p{lower}_`, so a profiling library can interpose it.
+///
+/// # Safety
+/// As for `p{lower}_`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn {lower}_({address_params}) {{
+    // SAFETY: the same contract.
+    unsafe {{ p{lower}_({forward}) }}
+}}
+"#,
+        inner_params = inner_params.join(", "),
+        described = described.join(", "),
+        checked = checked
+            .iter()
+            .map(|c| format!(".and({c})"))
+            .collect::<String>(),
+        address_params = address_params.join(", "),
+        forward_address = forward_address.join(", "),
+        forward = forward.join(", "),
+        f08_note = if has_choice { "" } else { ", `use mpi_f08`" },
+    )
+    .unwrap();
+    if has_choice {
+        write!(
+            out,
+            r#"
+/// `{signature}` for `use mpi_f08` (its BIND(C) name): choice buffers come as C descriptors.
+///
+/// # Safety
+/// As for `p{lower}_`; each descriptor is valid.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn p{lower}_f08({descriptor_params}) {{
+    // SAFETY: the same contract.
+    unsafe {{ {inner}({forward_descriptor}) }}
+}}
+
+/// `{signature}` for `use mpi_f08`: forwards to `p{lower}_f08`, so a profiling library can
+/// interpose it.
+///
+/// # Safety
+/// As for `p{lower}_f08`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn {lower}_f08({descriptor_params}) {{
+    // SAFETY: the same contract.
+    unsafe {{ p{lower}_f08({forward}) }}
+}}
+"#,
+            descriptor_params = descriptor_params.join(", "),
+            forward_descriptor = forward_descriptor.join(", "),
+            forward = forward.join(", "),
+        )
+        .unwrap();
+    }
 }

@@ -418,8 +418,9 @@ fn declarations(block: &str) -> Result<Vec<Declaration>, String> {
     let (_, names) = head
         .split_once('(')
         .ok_or("a Fortran header without arguments")?;
+    // The argument list ends at the first `)`: a BIND(C, NAME=...) clause may follow.
+    let names = names.split_once(')').map_or(names, |(inside, _)| inside);
     let names: Vec<&str> = names
-        .trim_end_matches(')')
         .split(',')
         .map(str::trim)
         .filter(|n| !n.is_empty())

@@ -507,6 +507,8 @@ MPIATTR_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype dataty
 MPIATTR_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]))
 MPIATTR_DECLARE(int, Cancel, (MPI_Request *request))
 MPIATTR_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+MPIATTR_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+MPIATTR_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 MPIATTR_DECLARE(int, Barrier, (MPI_Comm comm))
 MPIATTR_DECLARE(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
 MPIATTR_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm))

@@ -44,7 +44,26 @@ fn c_prototypes(header: &str) -> Vec<(String, String)> {
 /// The interface block of `name` in a generated module, as docs/api.md shows it: the
 /// header line, then each declaration indented by four spaces.
 fn fortran_block(module: &str, name: &str) -> Option<String> {
-    let lines: Vec<&str> = module.lines().map(str::trim).collect();
+    // Continuation lines (`&` at the end) joined to the line they continue.
+    let mut joined: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in module.lines().map(str::trim) {
+        if open {
+            let last = joined.last_mut().expect("a continued line");
+            last.push(' ');
+            last.push_str(line);
+        } else {
+            joined.push(line.to_string());
+        }
+        open = joined.last().is_some_and(|l| l.ends_with('&'));
+        if open {
+            let last = joined.last_mut().expect("a line");
+            last.truncate(last.len() - 1);
+            let kept = last.trim_end().len();
+            last.truncate(kept);
+        }
+    }
+    let lines: Vec<&str> = joined.iter().map(String::as_str).collect();
     let start = lines.iter().position(|l| {
         let lower = l.to_lowercase();
         let wanted = name.to_lowercase();
@@ -102,14 +121,15 @@ fn api_reference_covers_every_c_function() {
     assert!(problems.is_empty(), "docs/api.md:\n{}", problems.join("\n"));
 }
 
-/// The generated `mpi` and `mpi_f08` modules' sources, and the routine names of
-/// `fortran/routines.txt`.
+/// The generated `mpi` and `mpi_f08` modules' sources, and the names of every Fortran
+/// routine: those of `fortran/routines.txt` and those generated from
+/// `bindings/functions.txt` (build.rs expands both into `OUT_DIR/routines.txt`).
 fn fortran_modules_and_routines() -> (String, String, Vec<String>) {
     let dir = Path::new(env!("OUT_DIR")).join("fortran");
-    let routines = read(&repo().join("fortran/routines.txt"))
+    let routines = read(&Path::new(env!("OUT_DIR")).join("routines.txt"))
         .lines()
         .filter(|l| l.starts_with("MPI_"))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter_map(|l| l.split('(').next().map(str::to_owned))
         .collect();
     (
         read(&dir.join("mpi.f90")),
@@ -215,7 +235,7 @@ fn mpi_h_agrees_with_the_standard() {
 fn argument_names(first_line: &str) -> Vec<String> {
     let inside = first_line
         .split_once('(')
-        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .and_then(|(_, rest)| rest.split_once(')'))
         .map_or("", |(args, _)| args);
     inside
         .split(',')
@@ -400,7 +420,8 @@ fn implemented_c_functions_agree_with_the_data() {
 
 /// The `use mpi_f08` type of a routine type of `fortran/generate.rs`, as the data writes it.
 fn f08_type(ours: &str) -> &'static str {
-    match ours.split_whitespace().next().unwrap_or_default() {
+    let first = ours.split_whitespace().next().unwrap_or_default();
+    match first.strip_suffix("[]").unwrap_or(first) {
         "int" => "INTEGER",
         "aint" => "INTEGER(KIND=MPI_ADDRESS_KIND)",
         "logical" => "LOGICAL",
@@ -410,6 +431,13 @@ fn f08_type(ours: &str) -> &'static str {
         "request" => "TYPE(MPI_Request)",
         "info" => "TYPE(MPI_Info)",
         "errhandler" => "TYPE(MPI_Errhandler)",
+        "op" => "TYPE(MPI_Op)",
+        "group" => "TYPE(MPI_Group)",
+        "session" => "TYPE(MPI_Session)",
+        "message" => "TYPE(MPI_Message)",
+        "file" => "TYPE(MPI_File)",
+        "offset" => "INTEGER(KIND=MPI_OFFSET_KIND)",
+        "count" => "INTEGER(KIND=MPI_COUNT_KIND)",
         "string" => "CHARACTER",
         "status" => "TYPE(MPI_Status)",
         "choice" => "TYPE(*), DIMENSION(..)",

@@ -12,7 +12,7 @@ use std::ffi::{c_int, c_void};
 use super::buffer;
 use super::handles::{self, decode, encode_handle, null};
 use super::{universe, Out};
-use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Request, MPI_Status};
+use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Fint, MPI_Request, MPI_Status};
 use crate::engine::typemap;
 use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
 
@@ -564,5 +564,49 @@ pub(super) unsafe fn test_cancelled(
     }
     // SAFETY: non-null and valid for reads (the caller's contract).
     flag.set(read_status(unsafe { &*status }).cancelled as c_int);
+    Ok(())
+}
+
+/// Copies a C status into a Fortran one (`MPI_STATUS_SIZE` INTEGERs: `MPI_SOURCE`, `MPI_TAG`,
+/// `MPI_ERROR`, then the hidden fields, each an `MPI_Fint`). Callable at any time.
+pub(super) unsafe fn status_c2f(
+    c_status: *const MPI_Status,
+    f_status: *mut MPI_Fint,
+) -> Result<()> {
+    if c_status.is_null() {
+        return Err(Error::NullArgument("c_status"));
+    }
+    if f_status.is_null() {
+        return Err(Error::NullArgument("f_status"));
+    }
+    // SAFETY: non-null and valid: a C status, and room for a Fortran one (the caller's
+    // contract).
+    unsafe {
+        f_status
+            .cast::<crate::fortran::Status>()
+            .write(crate::fortran::conv::status_to(&*c_status))
+    };
+    Ok(())
+}
+
+/// Copies a Fortran status into a C one; the inverse of `MPI_Status_c2f`. Callable at any
+/// time.
+pub(super) unsafe fn status_f2c(
+    f_status: *const MPI_Fint,
+    c_status: *mut MPI_Status,
+) -> Result<()> {
+    if f_status.is_null() {
+        return Err(Error::NullArgument("f_status"));
+    }
+    if c_status.is_null() {
+        return Err(Error::NullArgument("c_status"));
+    }
+    // SAFETY: non-null and valid: a Fortran status, and room for a C one (the caller's
+    // contract).
+    unsafe {
+        c_status.write(crate::fortran::conv::status_from(
+            &*f_status.cast::<crate::fortran::Status>(),
+        ))
+    };
     Ok(())
 }

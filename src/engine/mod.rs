@@ -954,10 +954,15 @@ impl Universe {
             world.predefined = true;
             state.table_mut(ObjectKind::Comm).insert_predefined(world);
         }
-        for (map, predefined) in datatypes::predefined_maps().iter().zip(datatypes::PREDEFINED) {
+        for (map, predefined) in datatypes::predefined_maps()
+            .iter()
+            .zip(datatypes::PREDEFINED)
+        {
             let name = predefined.c_name().as_bytes().to_vec();
-            let mut datatype =
-                ObjectData::new(Detail::datatype(map.clone(), true, name), ErrorHandler::Fatal);
+            let mut datatype = ObjectData::new(
+                Detail::datatype(map.clone(), true, name),
+                ErrorHandler::Fatal,
+            );
             datatype.predefined = true;
             state
                 .table_mut(ObjectKind::Datatype)

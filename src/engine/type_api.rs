@@ -230,7 +230,10 @@ impl Universe {
     fn type_register(&self, map: Arc<TypeMap>, committed: bool) -> Result<Datatype> {
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let data = ObjectData::new(Detail::datatype(map, committed, Vec::new()), ErrorHandler::Fatal);
+        let data = ObjectData::new(
+            Detail::datatype(map, committed, Vec::new()),
+            ErrorHandler::Fatal,
+        );
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 

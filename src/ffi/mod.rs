@@ -12,9 +12,7 @@ use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::abi::{self, MPI_Comm, MPI_Win};
-use crate::engine::{
-    Comm, Error, ErrorClass, ErrorHandler, Request, Result, ThreadLevel, Universe,
-};
+use crate::engine::{Comm, Error, ErrorClass, ErrorHandler, Result, ThreadLevel, Universe};
 
 pub(crate) mod args;
 pub(crate) mod handles;
@@ -422,16 +420,6 @@ pub(crate) fn wtime() -> f64 {
 
 /// MPI_Wtick: the resolution of [`wtime`], one nanosecond.
 pub(crate) const WTICK: f64 = 1e-9;
-
-/// MPI_Wait and MPI_Test: `None` is MPI_REQUEST_NULL, which completes at once; the caller
-/// then sets the handle to MPI_REQUEST_NULL.
-pub(crate) fn complete_request(request: Option<Result<Request>>) -> Result<()> {
-    let universe = universe()?;
-    match request {
-        None => Ok(()),
-        Some(request) => universe.request_complete(request?),
-    }
-}
 
 /// MPI_Free_mem: MPI_BOTTOM (0) is accepted and ignored.
 pub(crate) fn free_mem(base: usize) -> Result<()> {

@@ -25,6 +25,7 @@ use crate::ffi::args::describe_all;
 use crate::ffi::{self, handles, Arg, Out, Target};
 
 mod callbacks;
+pub(crate) mod conv;
 mod routines;
 
 /// A Fortran procedure argument (a callback), as an untyped address.
@@ -55,7 +56,11 @@ unsafe fn read<T: Copy>(pointer: *const T, name: &'static str) -> Result<T> {
 /// # Safety
 /// `pointer` is NULL or valid for reads of `len` bytes that nothing writes while the
 /// returned slice lives (the duration of the call).
-unsafe fn text<'a>(pointer: *const u8, len: usize, name: &'static str) -> Result<&'a [u8]> {
+pub(crate) unsafe fn text<'a>(
+    pointer: *const u8,
+    len: usize,
+    name: &'static str,
+) -> Result<&'a [u8]> {
     if pointer.is_null() {
         return Err(Error::NullArgument(name));
     }
@@ -81,7 +86,7 @@ unsafe fn text_out<'a>(pointer: *mut u8, len: usize, name: &'static str) -> Resu
 /// # Safety
 /// `ierror` is NULL or valid for writes.
 #[inline(always)]
-unsafe fn finish(ierror: *mut Fint, code: c_int) {
+pub(crate) unsafe fn finish(ierror: *mut Fint, code: c_int) {
     if !ierror.is_null() {
         // SAFETY: non-null and valid (the caller's contract).
         unsafe { ierror.write(Fint::from(code)) };
@@ -105,7 +110,7 @@ unsafe fn peek(pointer: *const Fint, null: usize) -> i64 {
 ///
 /// # Safety
 /// As for [`peek`].
-unsafe fn comm_target(comm: *const Fint) -> Target {
+pub(crate) unsafe fn comm_target(comm: *const Fint) -> Target {
     // SAFETY: the caller's contract.
     let value = unsafe { peek(comm, abi::MPIATTR_HANDLE_MPI_COMM_NULL as usize) };
     Target::Comm(handles::from_fortran::<MPI_Comm>(value))
@@ -115,18 +120,24 @@ unsafe fn comm_target(comm: *const Fint) -> Target {
 ///
 /// # Safety
 /// As for [`peek`].
-unsafe fn win_target(win: *const Fint) -> Target {
+pub(crate) unsafe fn win_target(win: *const Fint) -> Target {
     // SAFETY: the caller's contract.
     let value = unsafe { peek(win, abi::MPIATTR_HANDLE_MPI_WIN_NULL as usize) };
     Target::Win(handles::from_fortran::<MPI_Win>(value))
 }
 
-fn world() -> MPI_Comm {
-    abi::MPIATTR_HANDLE_MPI_COMM_WORLD as usize as MPI_Comm
+/// Errors of a routine with a session argument go to that session's handler.
+///
+/// # Safety
+/// As for [`peek`].
+pub(crate) unsafe fn session_target(session: *const Fint) -> Target {
+    // SAFETY: the caller's contract.
+    let value = unsafe { peek(session, abi::MPIATTR_HANDLE_MPI_SESSION_NULL as usize) };
+    Target::Session(handles::from_fortran::<abi::MPI_Session>(value))
 }
 
 /// An input argument in a fatal error's message: its value.
-struct Value<T>(*const T);
+pub(crate) struct Value<T>(pub(crate) *const T);
 
 impl<T: Copy + Display> Arg for Value<T> {
     fn describe(&self, line: &mut String) {
@@ -141,7 +152,7 @@ impl<T: Copy + Display> Arg for Value<T> {
 }
 
 /// A handle argument in a fatal error's message: its predefined name, or its integer.
-struct HandleArg(*const Fint);
+pub(crate) struct HandleArg(pub(crate) *const Fint);
 
 impl Arg for HandleArg {
     fn describe(&self, line: &mut String) {
@@ -163,7 +174,7 @@ impl Arg for HandleArg {
 }
 
 /// A CHARACTER argument in a fatal error's message, quoted, without trailing blanks.
-struct Text(*const u8, usize);
+pub(crate) struct Text(pub(crate) *const u8, pub(crate) usize);
 
 impl Arg for Text {
     fn describe(&self, line: &mut String) {
@@ -191,7 +202,7 @@ impl Arg for Callback {
 }
 
 /// A buffer argument in a fatal error's message: its address.
-struct Address(usize);
+pub(crate) struct Address(pub(crate) usize);
 
 impl Arg for Address {
     fn describe(&self, line: &mut String) {

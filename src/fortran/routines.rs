@@ -5,11 +5,11 @@
 use std::ffi::c_int;
 
 use super::callbacks::keyval_spec;
-use super::{fill, logical, trim_blanks, FortranProc, Status};
-use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Info, MPI_Request, MPI_Win};
+use super::{fill, logical, FortranProc};
+use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Info, MPI_Win};
 use crate::engine::{
-    Comm, Datatype, Error, Fint, Keyval, Language, Object, ObjectKind, Request, Result,
-    ThreadLevel, Win, Word,
+    Comm, Datatype, Error, Fint, Keyval, Language, Object, ObjectKind, Result, ThreadLevel, Win,
+    Word,
 };
 use crate::ffi::handles::{self, fortran_object, fortran_value, CHandle};
 use crate::ffi::{self, universe, Out};
@@ -26,10 +26,6 @@ fn datatype(value: Fint) -> Result<Datatype> {
 
 fn win(value: Fint) -> Result<Win> {
     fortran_object::<MPI_Win>(value.into())
-}
-
-fn request(value: Fint) -> Result<Request> {
-    fortran_object::<MPI_Request>(value.into())
 }
 
 fn info(value: Fint) -> Result<()> {
@@ -53,10 +49,6 @@ fn store<H: CHandle>(output: &mut Out<Fint>, made: Result<H::Object>) -> Result<
     value.map(drop)
 }
 
-fn null<H: CHandle>() -> Fint {
-    H::NULL as Fint
-}
-
 // ---- environment ------------------------------------------------------------------------
 
 pub(super) fn init() -> Result<()> {
@@ -70,30 +62,6 @@ pub(super) fn init_thread(required: Fint, mut provided: Out<Fint>) -> Result<()>
     Ok(())
 }
 
-pub(super) fn query_thread(mut provided: Out<Fint>) -> Result<()> {
-    provided.set(ffi::thread_level_value(universe()?.thread_level()).into());
-    Ok(())
-}
-
-pub(super) fn is_thread_main(mut flag: Out<Fint>) -> Result<()> {
-    flag.set(logical(universe()?.is_main_thread()));
-    Ok(())
-}
-
-pub(super) fn finalize() -> Result<()> {
-    ffi::finalize()
-}
-
-pub(super) fn initialized(mut flag: Out<Fint>) -> Result<()> {
-    flag.set(logical(ffi::initialized()));
-    Ok(())
-}
-
-pub(super) fn finalized(mut flag: Out<Fint>) -> Result<()> {
-    flag.set(logical(ffi::finalized()));
-    Ok(())
-}
-
 pub(super) fn abort(comm: Fint, errorcode: Fint) -> Result<()> {
     let name = usize::try_from(comm)
         .ok()
@@ -102,121 +70,12 @@ pub(super) fn abort(comm: Fint, errorcode: Fint) -> Result<()> {
     ffi::abort("MPI_ABORT", &name, errorcode.into())
 }
 
-pub(super) fn get_version(mut version: Out<Fint>, mut subversion: Out<Fint>) -> Result<()> {
-    version.set(abi::MPI_VERSION as Fint);
-    subversion.set(abi::MPI_SUBVERSION as Fint);
-    Ok(())
-}
-
 pub(super) fn get_library_version(version: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
     resultlen.set(fill(version, ffi::LIBRARY_VERSION.as_bytes()));
     Ok(())
 }
 
-pub(super) fn wtime() -> f64 {
-    ffi::wtime()
-}
-
-pub(super) fn wtick() -> f64 {
-    ffi::WTICK
-}
-
 // ---- communicators ----------------------------------------------------------------------
-
-pub(super) fn comm_dup(old: Fint, mut newcomm: Out<Fint>) -> Result<()> {
-    store::<MPI_Comm>(
-        &mut newcomm,
-        comm(old).and_then(|c| universe()?.comm_dup(c)),
-    )
-}
-
-pub(super) fn comm_dup_with_info(old: Fint, hints: Fint, mut newcomm: Out<Fint>) -> Result<()> {
-    info(hints)?;
-    store::<MPI_Comm>(
-        &mut newcomm,
-        comm(old).and_then(|c| universe()?.comm_dup(c)),
-    )
-}
-
-pub(super) fn comm_idup(old: Fint, mut newcomm: Out<Fint>, mut done: Out<Fint>) -> Result<()> {
-    let made = comm(old).and_then(|c| universe()?.comm_idup(c));
-    let request = made
-        .as_ref()
-        .map(|(_, request)| *request)
-        .map_err(Clone::clone);
-    store::<MPI_Comm>(&mut newcomm, made.map(|(new, _)| new))?;
-    store::<MPI_Request>(&mut done, request)
-}
-
-/// MPI_WAIT and MPI_TEST: the request is complete; it becomes MPI_REQUEST_NULL and the
-/// status is empty.
-fn complete(mut handle: Out<Fint>, mut status: Out<Status>) -> Result<()> {
-    let value = handle.get();
-    let pending = (value != null::<MPI_Request>()).then(|| request(value));
-    ffi::complete_request(pending)?;
-    handle.set(null::<MPI_Request>());
-    let mut empty: Status = Default::default();
-    empty[abi::MPI_F_SOURCE as usize] = abi::MPI_ANY_SOURCE as Fint;
-    empty[abi::MPI_F_TAG as usize] = abi::MPI_ANY_TAG as Fint;
-    empty[abi::MPI_F_ERROR as usize] = abi::MPI_SUCCESS as Fint;
-    status.set(empty);
-    Ok(())
-}
-
-pub(super) fn wait(handle: Out<Fint>, status: Out<Status>) -> Result<()> {
-    complete(handle, status)
-}
-
-pub(super) fn test(handle: Out<Fint>, mut flag: Out<Fint>, status: Out<Status>) -> Result<()> {
-    complete(handle, status)?;
-    flag.set(logical(true));
-    Ok(())
-}
-
-pub(super) fn request_free(mut handle: Out<Fint>) -> Result<()> {
-    universe()?.request_complete(request(handle.get())?)?;
-    handle.set(null::<MPI_Request>());
-    Ok(())
-}
-
-pub(super) fn comm_split(old: Fint, color: Fint, key: Fint, mut newcomm: Out<Fint>) -> Result<()> {
-    let _ = key;
-    match ffi::comm_split(comm(old), color.into())? {
-        Some(new) => store::<MPI_Comm>(&mut newcomm, Ok(new)),
-        None => {
-            newcomm.set(null::<MPI_Comm>());
-            Ok(())
-        }
-    }
-}
-
-pub(super) fn comm_free(mut handle: Out<Fint>) -> Result<()> {
-    universe()?.comm_free(comm(handle.get())?)?;
-    handle.set(null::<MPI_Comm>());
-    Ok(())
-}
-
-pub(super) fn comm_rank(handle: Fint, mut rank: Out<Fint>) -> Result<()> {
-    ffi::live_comm(comm(handle))?;
-    rank.set(0);
-    Ok(())
-}
-
-pub(super) fn comm_size(handle: Fint, mut size: Out<Fint>) -> Result<()> {
-    ffi::live_comm(comm(handle))?;
-    size.set(1);
-    Ok(())
-}
-
-pub(super) fn comm_compare(first: Fint, second: Fint, mut result: Out<Fint>) -> Result<()> {
-    result.set(ffi::comm_compare(comm(first), comm(second))?.into());
-    Ok(())
-}
-
-pub(super) fn comm_set_name(handle: Fint, name: &[u8]) -> Result<()> {
-    let name = ffi::object_name(trim_blanks(name));
-    universe()?.set_comm_name(comm(handle)?, name)
-}
 
 pub(super) fn comm_get_name(handle: Fint, name: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
     let stored = universe()?.comm_name(comm(handle)?)?;
@@ -393,27 +252,14 @@ pub(super) fn attr_delete(handle: Fint, key: Fint) -> Result<()> {
 
 // ---- datatypes --------------------------------------------------------------------------
 
-pub(super) fn type_dup(old: Fint, mut newtype: Out<Fint>) -> Result<()> {
-    store::<MPI_Datatype>(
-        &mut newtype,
-        datatype(old).and_then(|d| universe()?.type_dup(d)),
-    )
-}
+// ---- datatypes --------------------------------------------------------------------------
+// By hand: with 8-byte INTEGERs a Fortran count or size may exceed a C `int`, which the C
+// bodies take.
 
 pub(super) fn type_contiguous(count: Fint, old: Fint, mut newtype: Out<Fint>) -> Result<()> {
     let count = usize::try_from(count).map_err(|_| Error::InvalidCount)?;
     let new = universe()?.type_contiguous(count, datatype(old)?)?;
     store::<MPI_Datatype>(&mut newtype, Ok(new))
-}
-
-pub(super) fn type_commit(handle: Out<Fint>) -> Result<()> {
-    universe()?.type_commit(datatype(handle.get())?)
-}
-
-pub(super) fn type_free(mut handle: Out<Fint>) -> Result<()> {
-    universe()?.type_free(datatype(handle.get())?)?;
-    handle.set(null::<MPI_Datatype>());
-    Ok(())
 }
 
 pub(super) fn type_size(handle: Fint, mut size: Out<Fint>) -> Result<()> {
@@ -453,18 +299,6 @@ pub(super) fn win_allocate(
     store::<MPI_Win>(&mut new, Ok(made))
 }
 
-pub(super) fn win_create_dynamic(hints: Fint, handle: Fint, mut new: Out<Fint>) -> Result<()> {
-    info(hints)?;
-    let made = universe()?.win_create_dynamic(comm(handle)?)?;
-    store::<MPI_Win>(&mut new, Ok(made))
-}
-
-pub(super) fn win_free(mut handle: Out<Fint>) -> Result<()> {
-    universe()?.win_free(win(handle.get())?)?;
-    handle.set(null::<MPI_Win>());
-    Ok(())
-}
-
 pub(super) fn get_address(location: usize, mut address: Out<Word>) -> Result<()> {
     universe()?;
     address.set(location as Word);
@@ -484,47 +318,9 @@ pub(super) fn free_mem(base: usize) -> Result<()> {
 
 // ---- errors -----------------------------------------------------------------------------
 
-pub(super) fn error_class(code: Fint, mut class: Out<Fint>) -> Result<()> {
-    let code = int(code, Error::InvalidErrorCode)?;
-    class.set(ffi::class_of(code)? as Fint);
-    Ok(())
-}
-
 pub(super) fn error_string(code: Fint, string: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
     let text = ffi::error_string(int(code, Error::InvalidErrorCode)?)?;
     resultlen.set(fill(string, text.as_bytes()));
-    Ok(())
-}
-
-/// An error handler integer: the same value as the C handle.
-fn handler_value(value: Fint) -> usize {
-    usize::try_from(value).unwrap_or(usize::MAX)
-}
-
-pub(super) fn comm_set_errhandler(handle: Fint, errhandler: Fint) -> Result<()> {
-    ffi::set_comm_errhandler(comm(handle), handler_value(errhandler))
-}
-
-pub(super) fn comm_get_errhandler(handle: Fint, mut errhandler: Out<Fint>) -> Result<()> {
-    let handler = ffi::comm_errhandler(comm(handle))?;
-    errhandler.set(ffi::errhandler_value(handler) as Fint);
-    Ok(())
-}
-
-pub(super) fn win_set_errhandler(handle: Fint, errhandler: Fint) -> Result<()> {
-    let handler = ffi::errhandler_from_value(handler_value(errhandler))?;
-    universe()?.set_errhandler(win(handle)?, handler)
-}
-
-pub(super) fn win_get_errhandler(handle: Fint, mut errhandler: Out<Fint>) -> Result<()> {
-    let handler = universe()?.errhandler(win(handle)?)?;
-    errhandler.set(ffi::errhandler_value(handler) as Fint);
-    Ok(())
-}
-
-pub(super) fn errhandler_free(mut errhandler: Out<Fint>) -> Result<()> {
-    ffi::errhandler_free(handler_value(errhandler.get()))?;
-    errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as Fint);
     Ok(())
 }
 
