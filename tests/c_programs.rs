@@ -143,6 +143,7 @@ programs!(
     threads,
     threads_wide,
     type_copy,
+    user_ops,
     win_attrs,
     wrong_thread,
 );

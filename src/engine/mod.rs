@@ -249,6 +249,8 @@ pub(crate) enum OtherKind {
     Info,
     /// Sessions.
     Session,
+    /// Reduction operations.
+    Op,
 }
 
 /// How a window was made (the value of MPI_WIN_CREATE_FLAVOR).
@@ -2148,6 +2150,7 @@ impl Universe {
             OtherKind::Group => (state.groups.id_at(index), state.groups.was_used(index)),
             OtherKind::Info => (state.infos.id_at(index), state.infos.was_used(index)),
             OtherKind::Session => (state.sessions.id_at(index), state.sessions.was_used(index)),
+            OtherKind::Op => (state.ops.id_at(index), state.ops.was_used(index)),
         };
         let problem = if used {
             HandleProblem::Freed

@@ -76,6 +76,7 @@ pointer_args!(
     abi::MPI_Group,
     abi::MPI_Info,
     abi::MPI_Session,
+    abi::MPI_Op,
     [c_int; 3]
 );
 
@@ -127,6 +128,18 @@ callback_args!(
     abi::MPI_Win_copy_attr_function,
     abi::MPI_Win_delete_attr_function
 );
+
+/// User functions (MPI_Op_create) print as an address or NULL.
+macro_rules! function_args {
+    ($($t:ty),*) => {$(
+        impl Arg for $t {
+            fn describe(&self, line: &mut String) {
+                address(line, (*self).map_or(0, |f| f as usize));
+            }
+        }
+    )*};
+}
+function_args!(abi::MPI_User_function, abi::MPI_User_function_c);
 
 /// An in-out keyval argument (`MPI_Comm_free_keyval(&keyval)`): a pointer to an `int` the
 /// function reads and then writes. It has a pointer's ABI; a fatal error's message shows the

@@ -217,12 +217,63 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
         _ => return Err(Error::Finalized),
     }
     let universe = UNIVERSE.get_or_init(|| Universe::new(level));
+    make_reserved_env_infos(universe)?;
     for comm in [Comm::WORLD, Comm::SELF] {
         let slot = predefined_slot(comm).expect("a predefined communicator");
         universe.set_errhandler(comm, handler_from_u8(slot.load(Ordering::Relaxed)))?;
     }
     PHASE.store(INITIALIZED, Ordering::Release);
     CURRENT.store(std::ptr::from_ref(universe).cast_mut(), Ordering::Release);
+    Ok(())
+}
+
+/// How many info objects MPI_Info_create_env handed out before MPI_Init (changed under
+/// INIT_LOCK only).
+static RESERVED_ENV_INFOS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// At most this many MPI_Info_create_env calls before MPI_Init (MPI_ERR_NO_MEM after).
+const MAX_RESERVED_ENV_INFOS: u32 = 1 << 16;
+
+/// MPI_Info_create_env, which the standard allows before MPI_Init (MPI-4.1 §11.4.1). Once
+/// initialized: a new info object. Before: the handle of the object MPI_Init will make, the
+/// n-th info object of the new universe (index n, generation 1: slot 0 is MPI_INFO_ENV and
+/// nothing else makes info objects first), with MPI_INFO_ENV's pairs as MPI_Init sets them
+/// (`thread_level` is the level provided). Until MPI_Init the handle is only a name: the
+/// other info functions refuse to work before MPI_Init, as for every other info object.
+pub(crate) fn info_create_env() -> Result<crate::engine::Info> {
+    if let Ok(universe) = universe() {
+        return universe.info_create_env();
+    }
+    let serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    match PHASE.load(Ordering::Acquire) {
+        BEFORE_INIT => {}
+        INITIALIZED => {
+            drop(serialised);
+            return universe()?.info_create_env();
+        }
+        _ => return Err(Error::Finalized),
+    }
+    let reserved = RESERVED_ENV_INFOS.load(Ordering::Relaxed);
+    if reserved >= MAX_RESERVED_ENV_INFOS {
+        return Err(Error::NoMemory);
+    }
+    RESERVED_ENV_INFOS.store(reserved + 1, Ordering::Relaxed);
+    Ok(crate::engine::Info(crate::engine::Id::from_parts(
+        reserved + 1,
+        1,
+    )))
+}
+
+/// Makes, in a new universe, the info objects MPI_Info_create_env promised before MPI_Init.
+fn make_reserved_env_infos(universe: &Universe) -> Result<()> {
+    for index in 1..=RESERVED_ENV_INFOS.load(Ordering::Relaxed) {
+        let info = universe.info_create_env()?;
+        if info.0 != crate::engine::Id::from_parts(index, 1) {
+            return Err(Error::Internal(
+                "an info object made before MPI_Init did not get its reserved handle",
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -30,6 +30,18 @@ struct outside {
 #define OUTSIDE_NEW(call) CHECK_FAILS_NEW(x->when, o, call, MPI_ERR_OTHER)
 #define OUTSIDE_INOUT(var, call) CHECK_FAILS_INOUT(x->when, o, var, call, MPI_ERR_OTHER)
 
+/* A user reduction function the calls below never get to run. */
+static void outside_user_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+    fprintf(stderr, "a user op ran outside MPI_Init .. MPI_Finalize\n");
+}
+static void outside_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+    fprintf(stderr, "a user op ran outside MPI_Init .. MPI_Finalize\n");
+}
+
 /* Every function on one communicator (MPI_COMM_WORLD, MPI_COMM_SELF or a user one). */
 static void outside_comm_calls(const struct outside *x, MPI_Comm comm)
 {
@@ -108,6 +120,12 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Bcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
         OUTSIDE(MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
         OUTSIDE(MPI_Reduce_local(data, data + 1, 1, MPI_INT, MPI_SUM));
+        /* user reduction operations (the new handle would go to o.ptr, a pointer's size) */
+        OUTSIDE(MPI_Op_create(outside_user_fn, 1, (MPI_Op *)&o.ptr));
+        OUTSIDE(MPI_Op_create_c(outside_user_fn_c, 0, (MPI_Op *)&o.ptr));
+        OUTSIDE(MPI_Op_commutative(MPI_SUM, &o.i));
+        MPI_Op sum = MPI_SUM;
+        OUTSIDE_INOUT(sum, MPI_Op_free(&sum));
     }
 
     /* keyvals and attributes without an object */
