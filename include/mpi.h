@@ -565,6 +565,15 @@ MPIATTR_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhan
 MPIATTR_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
 MPIATTR_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
 MPIATTR_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Comm_create_errhandler,
+                (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Win_create_errhandler,
+                (MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Session_create_errhandler,
+                (MPI_Session_errhandler_function *session_errhandler_fn,
+                 MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_create_errhandler,
+                (MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler))
 MPIATTR_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 MPIATTR_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
 MPIATTR_DECLARE(int, Add_error_class, (int *errorclass))

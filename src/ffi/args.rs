@@ -129,7 +129,7 @@ callback_args!(
     abi::MPI_Win_delete_attr_function
 );
 
-/// User functions (MPI_Op_create) print as an address or NULL.
+/// User functions (MPI_Op_create, MPI_*_create_errhandler) print as an address or NULL.
 macro_rules! function_args {
     ($($t:ty),*) => {$(
         impl Arg for $t {
@@ -139,7 +139,14 @@ macro_rules! function_args {
         }
     )*};
 }
-function_args!(abi::MPI_User_function, abi::MPI_User_function_c);
+function_args!(
+    abi::MPI_User_function,
+    abi::MPI_User_function_c,
+    abi::MPI_Comm_errhandler_function,
+    abi::MPI_Win_errhandler_function,
+    abi::MPI_Session_errhandler_function,
+    abi::MPI_File_errhandler_function
+);
 
 /// An in-out keyval argument (`MPI_Comm_free_keyval(&keyval)`): a pointer to an `int` the
 /// function reads and then writes. It has a pointer's ABI; a fatal error's message shows the

@@ -319,6 +319,18 @@ pub(crate) fn op(handle: abi::MPI_Op) -> Result<Op> {
     decode(handle)
 }
 
+/// The C handle of a user error handler: tag 8 (predefined handlers keep their ABI values).
+pub(crate) fn errhandler_handle(id: Id) -> usize {
+    encode(8, id)
+}
+
+/// The table id a user error handler's C handle encodes, if it is one (its liveness is the
+/// engine's to check).
+pub(crate) fn errhandler_id(value: usize) -> Option<Id> {
+    (value >= PREDEFINED_LIMIT && value & 0xf == 8)
+        .then(|| Id::from_parts(((value >> 4) & 0xffff_ffff) as u32, (value >> 36) as u32))
+}
+
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {
     decode(handle)

@@ -42,6 +42,24 @@ static void outside_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatyp
     fprintf(stderr, "a user op ran outside MPI_Init .. MPI_Finalize\n");
 }
 
+/* User error handlers the calls below never get to create. */
+static void outside_comm_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+}
+static void outside_win_handler(MPI_Win *win, int *code, ...)
+{
+    (void)win, (void)code;
+}
+static void outside_session_handler(MPI_Session *session, int *code, ...)
+{
+    (void)session, (void)code;
+}
+static void outside_file_handler(MPI_File *file, int *code, ...)
+{
+    (void)file, (void)code;
+}
+
 /* Every function on one communicator (MPI_COMM_WORLD, MPI_COMM_SELF or a user one). */
 static void outside_comm_calls(const struct outside *x, MPI_Comm comm)
 {
@@ -175,6 +193,10 @@ static void outside_calls(const struct outside *x)
     OUTSIDE(MPI_Info_get_nkeys(MPI_INFO_ENV, &o.i));
     OUTSIDE(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &o.session));
     OUTSIDE(MPI_Add_error_class(&o.i));
+    OUTSIDE(MPI_Comm_create_errhandler(outside_comm_handler, &o.errhandler));
+    OUTSIDE(MPI_Win_create_errhandler(outside_win_handler, &o.errhandler));
+    OUTSIDE(MPI_Session_create_errhandler(outside_session_handler, &o.errhandler));
+    OUTSIDE(MPI_File_create_errhandler(outside_file_handler, &o.errhandler));
     OUTSIDE(MPI_Get_processor_name(o.text, &o.i));
     OUTSIDE(MPI_Get_hw_resource_info(&o.info));
     OUTSIDE(MPI_Abi_get_info(&o.info));
