@@ -574,6 +574,9 @@ MPIATTR_DECLARE(int, Session_create_errhandler,
                  MPI_Errhandler *errhandler))
 MPIATTR_DECLARE(int, File_create_errhandler,
                 (MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
+MPIATTR_DECLARE(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_call_errhandler, (MPI_File fh, int errorcode))
 MPIATTR_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 MPIATTR_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
 MPIATTR_DECLARE(int, Add_error_class, (int *errorclass))

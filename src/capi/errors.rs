@@ -279,7 +279,33 @@ pub(super) fn session_create_errhandler(
     create_errhandler(ErrhandlerKind::Session, function, errhandler)
 }
 
-/// A user error handler for files: it can be created and freed (files are not implemented).
+/// Sets MPI_FILE_NULL's error handler (the only file: other handles are MPI_ERR_FILE).
+pub(super) fn file_set_errhandler(file: abi::MPI_File, errhandler: MPI_Errhandler) -> Result<()> {
+    ffi::file_set_errhandler(file, errhandler as usize)
+}
+
+/// MPI_FILE_NULL's error handler: MPI_ERRORS_RETURN until set.
+pub(super) fn file_get_errhandler(
+    file: abi::MPI_File,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    errhandler.set(handle(ffi::errhandler_get(ffi::file_errhandler(file)?)?));
+    Ok(())
+}
+
+/// Runs MPI_FILE_NULL's error handler on `errorcode`, as MPI_Comm_call_errhandler.
+pub(super) fn file_call_errhandler(fh: abi::MPI_File, errorcode: c_int) -> Result<()> {
+    let handler = ffi::file_errhandler(fh)?;
+    ffi::call_handler(
+        "MPI_File_call_errhandler",
+        "fh=MPI_FILE_NULL",
+        ErrhandlerObject::FileNull,
+        handler,
+        errorcode,
+    )
+}
+
+/// A user error handler for files, for MPI_FILE_NULL (files are not implemented).
 pub(super) fn file_create_errhandler(
     file_errhandler_fn: abi::MPI_File_errhandler_function,
     errhandler: &mut Out<MPI_Errhandler>,

@@ -102,7 +102,8 @@ handle_args!(
     abi::MPI_ABI_Request => handles::predefined_name,
     abi::MPI_ABI_Group => handles::predefined_name,
     abi::MPI_ABI_Session => handles::predefined_name,
-    abi::MPI_ABI_Op => handles::predefined_name
+    abi::MPI_ABI_Op => handles::predefined_name,
+    abi::MPI_ABI_File => handles::predefined_name
 );
 
 /// Callback arguments print as the predefined function they stand for, or an address.

@@ -400,6 +400,36 @@ pub(crate) fn errhandler_free(value: usize) -> Result<()> {
     }
 }
 
+/// MPI_FILE_NULL's error handler (MPI-4.1 §14.7: MPI_ERRORS_RETURN until set), as a
+/// [`handler_word`]. Files are not implemented: nothing raises errors on it, only
+/// MPI_File_call_errhandler runs it.
+static FILE_NULL_HANDLER: AtomicU64 = AtomicU64::new(2);
+
+/// The file a handle names: only MPI_FILE_NULL exists.
+fn file_null(file: abi::MPI_File) -> Result<()> {
+    if file as usize == abi::MPIATTR_HANDLE_MPI_FILE_NULL as usize {
+        Ok(())
+    } else {
+        Err(Error::InvalidFile)
+    }
+}
+
+/// MPI_File_set_errhandler: on MPI_FILE_NULL, a predefined handler or a file handler.
+pub(crate) fn file_set_errhandler(file: abi::MPI_File, value: usize) -> Result<()> {
+    file_null(file)?;
+    let handler = errhandler_from_value(value)?;
+    universe()?.errhandler_check(handler, crate::engine::ErrhandlerKind::File)?;
+    FILE_NULL_HANDLER.store(handler_word(handler), Ordering::Relaxed);
+    Ok(())
+}
+
+/// MPI_FILE_NULL's handler (MPI_File_get_errhandler and _call_errhandler).
+pub(crate) fn file_errhandler(file: abi::MPI_File) -> Result<ErrorHandler> {
+    file_null(file)?;
+    universe()?;
+    Ok(handler_from_word(FILE_NULL_HANDLER.load(Ordering::Relaxed)))
+}
+
 /// What MPI_*_get_errhandler returns: the handler's handle, a new one for a user handler
 /// (MPI_Errhandler_free releases it).
 pub(crate) fn errhandler_get(handler: ErrorHandler) -> Result<usize> {

@@ -10,7 +10,8 @@
  *   no object go to MPI_COMM_SELF's handler: the MPI-4.1 rule we keep);
  * - MPI_Win_create_errhandler on a window, MPI_Win_call_errhandler, a window error;
  * - MPI_Session_create_errhandler given to MPI_Session_init and MPI_Session_call_errhandler;
- * - MPI_File_create_errhandler: created and freed;
+ * - files: MPI_FILE_NULL's handler (MPI_ERRORS_RETURN until set), a file handler set on it,
+ *   MPI_File_call_errhandler, another handle MPI_ERR_FILE;
  * - wrong kind (a communicator handler set on a window and on a session, a window handler on
  *   a communicator): MPI_ERR_ARG, nothing changed; NULL function or output: MPI_ERR_ARG;
  * - a handler that longjmps out of the failing call: the library keeps working.
@@ -55,9 +56,12 @@ static void session_handler(MPI_Session *session, int *code, ...)
     session_code = *code;
 }
 
+static int file_calls, file_code;
 static void file_handler(MPI_File *file, int *code, ...)
 {
-    (void)file, (void)code;
+    CHECK_EQ_HANDLE(*file, MPI_FILE_NULL);
+    file_calls++;
+    file_code = *code;
 }
 
 static jmp_buf escape;
@@ -182,12 +186,27 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Session_finalize(&s));
     CHECK_OK(MPI_Errhandler_free(&ceh));
 
-    /* Files: create and free. */
+    /* Files: MPI_FILE_NULL's handler, MPI_ERRORS_RETURN until set. */
     MPI_Errhandler feh = MPI_ERRHANDLER_NULL;
+    CHECK_OK(MPI_File_get_errhandler(MPI_FILE_NULL, &got));
+    CHECK_EQ_HANDLE(got, MPI_ERRORS_RETURN);
+    CHECK_OK(MPI_Errhandler_free(&got));
+    CHECK_OK(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO));
     CHECK_OK(MPI_File_create_errhandler(file_handler, &feh));
     CHECK_NE_HANDLE(feh, MPI_ERRHANDLER_NULL);
+    CHECK_RC(MPI_Comm_set_errhandler(c, feh), MPI_ERR_ARG);
+    CHECK_OK(MPI_File_set_errhandler(MPI_FILE_NULL, feh));
     CHECK_OK(MPI_Errhandler_free(&feh));
     CHECK_EQ_HANDLE(feh, MPI_ERRHANDLER_NULL);
+    CHECK_OK(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO));
+    CHECK_EQ_INT(file_calls, 1);
+    CHECK_EQ_INT(file_code, MPI_ERR_IO);
+    CHECK_OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO));
+    CHECK_EQ_INT(file_calls, 1);
+    CHECK_RC(MPI_File_set_errhandler((MPI_File)MPI_COMM_WORLD, MPI_ERRORS_RETURN), MPI_ERR_FILE);
+    CHECK_FAILS("not a file", o, MPI_File_get_errhandler((MPI_File)MPI_COMM_WORLD, &o.errhandler),
+                MPI_ERR_FILE);
 
     /* Bad input. */
     CHECK_FAILS("NULL function", o, MPI_Comm_create_errhandler(NULL, &o.errhandler), MPI_ERR_ARG);

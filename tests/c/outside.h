@@ -197,6 +197,9 @@ static void outside_calls(const struct outside *x)
     OUTSIDE(MPI_Win_create_errhandler(outside_win_handler, &o.errhandler));
     OUTSIDE(MPI_Session_create_errhandler(outside_session_handler, &o.errhandler));
     OUTSIDE(MPI_File_create_errhandler(outside_file_handler, &o.errhandler));
+    OUTSIDE(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    OUTSIDE(MPI_File_get_errhandler(MPI_FILE_NULL, &o.errhandler));
+    OUTSIDE(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO));
     OUTSIDE(MPI_Get_processor_name(o.text, &o.i));
     OUTSIDE(MPI_Get_hw_resource_info(&o.info));
     OUTSIDE(MPI_Abi_get_info(&o.info));
