@@ -234,7 +234,7 @@ pub fn rust_type(c: &str) -> String {
 /// keyval (`MPI_Comm_free_keyval`) is `KeyvalInOut`, which error messages print as the
 /// keyval's number.
 fn param_type(param: &Param) -> String {
-    if param.kind == "FUNCTION" {
+    if param.kind == "FUNCTION" || param.kind == "POLYFUNCTION" {
         return rust_type(param.c_type.trim_end_matches('*'));
     }
     if is_keyval_inout(param) {

@@ -357,6 +357,10 @@ typedef int(MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_sta
 typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val,
                                           void *extra_state);
 
+typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
+                                  MPI_Datatype *datatype);
+
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
@@ -519,6 +523,12 @@ MPIATTR_DECLARE(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatyp
 MPIATTR_DECLARE(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 MPIATTR_DECLARE(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 MPIATTR_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+MPIATTR_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+MPIATTR_DECLARE(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
+MPIATTR_DECLARE(int, Op_free, (MPI_Op *op))
+MPIATTR_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
+MPIATTR_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+MPIATTR_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
 MPIATTR_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 MPIATTR_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 MPIATTR_DECLARE(int, Comm_free, (MPI_Comm *comm))
@@ -650,6 +660,18 @@ MPIATTR_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhan
 MPIATTR_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
 MPIATTR_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
 MPIATTR_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Comm_create_errhandler,
+                (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Win_create_errhandler,
+                (MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, Session_create_errhandler,
+                (MPI_Session_errhandler_function *session_errhandler_fn,
+                 MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_create_errhandler,
+                (MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
+MPIATTR_DECLARE(int, File_get_errhandler, (MPI_File file, MPI_Errhandler *errhandler))
+MPIATTR_DECLARE(int, File_call_errhandler, (MPI_File fh, int errorcode))
 MPIATTR_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 MPIATTR_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
 MPIATTR_DECLARE(int, Add_error_class, (int *errorclass))

@@ -111,6 +111,7 @@ programs!(
     deprecated_api,
     env_basics,
     errhandlers,
+    errhandlers_user,
     fail_copy,
     fail_delete,
     fault_positions,
@@ -126,6 +127,7 @@ programs!(
     fatal_type,
     fatal_win,
     groups_comms,
+    info_errors,
     finalize_order,
     handle_aliases,
     handle_numbers,
@@ -146,6 +148,7 @@ programs!(
     threads,
     threads_wide,
     type_copy,
+    user_ops,
     win_attrs,
     wrong_thread,
 );

@@ -66,7 +66,7 @@ fn packed_bytes(map: &TypeMap, count: i64) -> Result<usize> {
 
 /// The bytes `[start, start + len)` of the program's memory that some items touch.
 #[derive(Clone, Copy)]
-struct Span {
+pub(crate) struct Span {
     start: usize,
     len: usize,
     /// The buffer address's offset from `start` (negative if the data starts past it).
@@ -104,7 +104,7 @@ impl Data {
 
     /// The bytes the items at `address` span; `None` when they hold no data. NULL (or
     /// `MPI_IN_PLACE`) where there is data to move is `MPI_ERR_BUFFER`, naming `what`.
-    fn span(&self, address: usize, what: &'static str) -> Result<Option<Span>> {
+    pub(crate) fn span(&self, address: usize, what: &'static str) -> Result<Option<Span>> {
         let count = self.count as u64;
         span_of(&self.map, count, address, what)
     }

@@ -13,9 +13,7 @@ use super::handles;
 use super::universe;
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
 use crate::engine::basic::{layout_kind, predefined_kind};
-use crate::engine::{
-    BasicKind, Error, HandleProblem, Op, OpCall, Place, Result, Side, Transfer, Universe,
-};
+use crate::engine::{BasicKind, Error, Op, OpCall, Place, Result, Side, Transfer, Universe};
 use crate::ffi::current;
 
 /// A buffer argument: `MPI_IN_PLACE` or an address.
@@ -112,7 +110,7 @@ unsafe fn apply(moved: Option<Transfer>, send: &Arg, recv: &Arg) -> Result<()> {
 }
 
 fn op_of(op: MPI_Op) -> Result<Op> {
-    Universe::predefined_op(op as usize).ok_or(Error::InvalidOp(HandleProblem::Unknown))
+    handles::op(op)
 }
 
 /// A reduction's two buffers: the send buffer may be `MPI_IN_PLACE`.
@@ -570,8 +568,20 @@ pub(super) unsafe fn reduce_local(
         data.datatype,
         &inout.signature,
     )?;
-    let OpCall::Predefined(predefined) = call else {
-        return Err(Error::Internal("user ops are not reachable from C yet"));
+    let predefined = match call {
+        OpCall::Predefined(predefined) => predefined,
+        OpCall::User(user) => {
+            // The program's function works on its own buffers: only NULL where there is data
+            // is refused (MPI_ERR_BUFFER) before it runs, with no lock held.
+            data.span(inbuf as usize, "inbuf")?;
+            data.span(inoutbuf as usize, "inoutbuf")?;
+            let count = usize::try_from(data.count).map_err(|_| Error::InvalidCount)?;
+            if count == 0 {
+                return Ok(());
+            }
+            user.call(inbuf as usize, inoutbuf as usize, count, data.datatype);
+            return Ok(());
+        }
     };
     // SAFETY: the buffers the program named; both are read into packed copies before the
     // result is written back, so they may overlap.

@@ -329,19 +329,16 @@ pub(super) fn errhandler_fromint(errhandler: c_int) -> abi::MPI_Errhandler {
     handles::predefined_int(value, first..=first + 7) as abi::MPI_Errhandler
 }
 
-/// The `int` of an operation handle: a predefined one's ABI value, the null handle's for
-/// anything else.
+/// The `int` of an operation handle: a predefined one's ABI value, a user op's as its
+/// Fortran integer with 4-byte INTEGERs, the null handle's for anything else.
 pub(super) fn op_toint(op: abi::MPI_Op) -> c_int {
-    let first = abi::MPIATTR_HANDLE_MPI_OP_NULL as usize;
-    handles::predefined_int(op as usize, first..=first + 31) as c_int
+    handles::to_int(op)
 }
 
 /// The operation handle of an `int` from `MPI_Op_toint` (the null handle if
 /// it names no predefined one).
 pub(super) fn op_fromint(op: c_int) -> abi::MPI_Op {
-    let first = abi::MPIATTR_HANDLE_MPI_OP_NULL as usize;
-    let value = usize::try_from(op).unwrap_or(first);
-    handles::predefined_int(value, first..=first + 31) as abi::MPI_Op
+    handles::from_int(op)
 }
 
 /// The `int` of a file handle: a predefined one's ABI value, the null handle's for

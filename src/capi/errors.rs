@@ -4,8 +4,11 @@ use std::ffi::{c_char, c_int};
 
 use super::{handles, universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Errhandler, MPI_Win};
-use crate::engine::Result;
+use crate::engine::{
+    ErrhandlerFunction, ErrhandlerKind, ErrhandlerObject, Error, ErrorHandler, Result,
+};
 use crate::ffi::{self, errhandler_from_value, errhandler_value};
+use std::sync::Arc;
 
 /// Copies `text` into a C buffer of `capacity` bytes (truncating, always NUL-terminated) and
 /// stores its length.
@@ -86,9 +89,9 @@ pub(super) fn comm_get_errhandler(
     comm: MPI_Comm,
     errhandler: &mut Out<MPI_Errhandler>,
 ) -> Result<()> {
-    errhandler.set(handle(errhandler_value(ffi::comm_errhandler(
+    errhandler.set(handle(ffi::errhandler_get(ffi::comm_errhandler(
         handles::comm(comm),
-    )?)));
+    )?)?));
     Ok(())
 }
 
@@ -100,14 +103,14 @@ pub(super) fn win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) -> Re
 
 /// A window's error handler.
 pub(super) fn win_get_errhandler(win: MPI_Win, errhandler: &mut Out<MPI_Errhandler>) -> Result<()> {
-    errhandler.set(handle(errhandler_value(
+    errhandler.set(handle(ffi::errhandler_get(
         universe()?.errhandler(handles::win(win)?)?,
-    )));
+    )?));
     Ok(())
 }
 
-/// Releases a handle to an error handler (all are predefined): sets it to
-/// MPI_ERRHANDLER_NULL.
+/// Releases a handle to an error handler and sets it to MPI_ERRHANDLER_NULL; a user handler
+/// stays with the objects it is set on.
 pub(super) fn errhandler_free(errhandler: &mut Out<MPI_Errhandler>) -> Result<()> {
     ffi::errhandler_free(errhandler.get() as usize)?;
     errhandler.set(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize as MPI_Errhandler);
@@ -124,6 +127,7 @@ pub(super) fn comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> Result<(
     ffi::call_handler(
         "MPI_Comm_call_errhandler",
         &format!("comm={name}"),
+        ErrhandlerObject::Comm(comm),
         handler,
         errorcode,
     )
@@ -132,10 +136,12 @@ pub(super) fn comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) -> Result<(
 /// Runs a window's error handler on `errorcode`, as MPI_Comm_call_errhandler.
 pub(super) fn win_call_errhandler(win: MPI_Win, errorcode: c_int) -> Result<()> {
     let handle = win;
-    let handler = universe()?.errhandler(handles::win(win)?)?;
+    let win = handles::win(win)?;
+    let handler = universe()?.errhandler(win)?;
     ffi::call_handler(
         "MPI_Win_call_errhandler",
         &format!("win={:#x}", handle as usize),
+        ErrhandlerObject::Win(win),
         handler,
         errorcode,
     )
@@ -177,12 +183,15 @@ pub(super) fn remove_error_string(errorcode: c_int) -> Result<()> {
 }
 
 /// The Fortran integer of an error handler: the ABI value of the predefined ones, the
-/// value of MPI_ERRHANDLER_NULL for anything else.
+/// value of MPI_ERRHANDLER_NULL for anything else (user handlers have no Fortran integer
+/// yet).
 pub(super) fn errhandler_c2f(errhandler: MPI_Errhandler) -> abi::MPI_Fint {
     let value = errhandler as usize;
     match errhandler_from_value(value) {
+        Ok(ErrorHandler::User(_)) | Err(_) => {
+            abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as abi::MPI_Fint
+        }
         Ok(_) => value as abi::MPI_Fint,
-        Err(_) => abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as abi::MPI_Fint,
     }
 }
 
@@ -190,7 +199,117 @@ pub(super) fn errhandler_c2f(errhandler: MPI_Errhandler) -> abi::MPI_Fint {
 pub(super) fn errhandler_f2c(errhandler: abi::MPI_Fint) -> MPI_Errhandler {
     let value = usize::try_from(errhandler).unwrap_or(0);
     match errhandler_from_value(value) {
+        Ok(ErrorHandler::User(_)) | Err(_) => {
+            handle(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize)
+        }
         Ok(_) => handle(value),
-        Err(_) => handle(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize),
     }
+}
+
+/// The program's function of a C error handler, by kind.
+enum CErrhandler {
+    Comm(unsafe extern "C" fn(*mut MPI_Comm, *mut c_int, ...)),
+    Win(unsafe extern "C" fn(*mut MPI_Win, *mut c_int, ...)),
+    Session(unsafe extern "C" fn(*mut abi::MPI_Session, *mut c_int, ...)),
+    File(unsafe extern "C" fn(*mut abi::MPI_File, *mut c_int, ...)),
+}
+
+impl ErrhandlerFunction for CErrhandler {
+    fn call(&self, object: ErrhandlerObject, code: &mut i32) {
+        // SAFETY (every arm): the program's function of its kind's prototype, called with
+        // a pointer to a copy of the object's handle and a pointer to the code.
+        match (self, object) {
+            (CErrhandler::Comm(function), ErrhandlerObject::Comm(comm)) => unsafe {
+                let mut handle: MPI_Comm = handles::encode_handle(comm);
+                function(&mut handle, code)
+            },
+            (CErrhandler::Win(function), ErrhandlerObject::Win(win)) => unsafe {
+                let mut handle: MPI_Win = handles::encode_handle(win);
+                function(&mut handle, code)
+            },
+            (CErrhandler::Session(function), ErrhandlerObject::Session(session)) => unsafe {
+                let mut handle: abi::MPI_Session = handles::encode_handle(session);
+                function(&mut handle, code)
+            },
+            (CErrhandler::File(function), ErrhandlerObject::FileNull) => unsafe {
+                let mut handle = abi::MPIATTR_HANDLE_MPI_FILE_NULL as usize as abi::MPI_File;
+                function(&mut handle, code)
+            },
+            // A handler is only ever set on objects of its kind (the engine checks).
+            _ => {}
+        }
+    }
+}
+
+fn create_errhandler(
+    kind: ErrhandlerKind,
+    function: Option<CErrhandler>,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    let function = function.ok_or(Error::InvalidArgument("the handler function is NULL"))?;
+    let handler = universe()?.errhandler_create(kind, Arc::new(function))?;
+    errhandler.set(handle(errhandler_value(handler)));
+    Ok(())
+}
+
+/// A user error handler for communicators.
+pub(super) fn comm_create_errhandler(
+    comm_errhandler_fn: abi::MPI_Comm_errhandler_function,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    let function = comm_errhandler_fn.map(CErrhandler::Comm);
+    create_errhandler(ErrhandlerKind::Comm, function, errhandler)
+}
+
+/// A user error handler for windows.
+pub(super) fn win_create_errhandler(
+    win_errhandler_fn: abi::MPI_Win_errhandler_function,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    let function = win_errhandler_fn.map(CErrhandler::Win);
+    create_errhandler(ErrhandlerKind::Win, function, errhandler)
+}
+
+/// A user error handler for sessions.
+pub(super) fn session_create_errhandler(
+    session_errhandler_fn: abi::MPI_Session_errhandler_function,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    let function = session_errhandler_fn.map(CErrhandler::Session);
+    create_errhandler(ErrhandlerKind::Session, function, errhandler)
+}
+
+/// Sets MPI_FILE_NULL's error handler (the only file: other handles are MPI_ERR_FILE).
+pub(super) fn file_set_errhandler(file: abi::MPI_File, errhandler: MPI_Errhandler) -> Result<()> {
+    ffi::file_set_errhandler(file, errhandler as usize)
+}
+
+/// MPI_FILE_NULL's error handler: MPI_ERRORS_RETURN until set.
+pub(super) fn file_get_errhandler(
+    file: abi::MPI_File,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    errhandler.set(handle(ffi::errhandler_get(ffi::file_errhandler(file)?)?));
+    Ok(())
+}
+
+/// Runs MPI_FILE_NULL's error handler on `errorcode`, as MPI_Comm_call_errhandler.
+pub(super) fn file_call_errhandler(fh: abi::MPI_File, errorcode: c_int) -> Result<()> {
+    let handler = ffi::file_errhandler(fh)?;
+    ffi::call_handler(
+        "MPI_File_call_errhandler",
+        "fh=MPI_FILE_NULL",
+        ErrhandlerObject::FileNull,
+        handler,
+        errorcode,
+    )
+}
+
+/// A user error handler for files, for MPI_FILE_NULL (files are not implemented).
+pub(super) fn file_create_errhandler(
+    file_errhandler_fn: abi::MPI_File_errhandler_function,
+    errhandler: &mut Out<MPI_Errhandler>,
+) -> Result<()> {
+    let function = file_errhandler_fn.map(CErrhandler::File);
+    create_errhandler(ErrhandlerKind::File, function, errhandler)
 }

@@ -188,7 +188,7 @@ pub(super) fn info_create_env(
     info: &mut Out<MPI_Info>,
 ) -> Result<()> {
     let _ = (argc, argv);
-    info.set(encode_handle(universe()?.info_create_env()?));
+    info.set(encode_handle(crate::ffi::info_create_env()?));
     Ok(())
 }
 

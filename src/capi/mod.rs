@@ -19,6 +19,7 @@ mod env;
 mod errors;
 mod groups;
 mod info;
+mod ops;
 mod p2p;
 mod pack;
 mod sessions;

@@ -9,7 +9,7 @@ use super::info::write_with_length;
 use super::{universe, Out};
 use crate::abi::{MPI_Errhandler, MPI_Fint, MPI_Group, MPI_Info, MPI_Session};
 use crate::engine::{Error, Result};
-use crate::ffi::{self, errhandler_from_value, errhandler_value};
+use crate::ffi::{self, errhandler_from_value};
 
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
 // these are their bodies.
@@ -116,7 +116,7 @@ pub(super) fn session_get_errhandler(
 ) -> Result<()> {
     let session = handles::session(session)?;
     let handler = universe()?.session_errhandler(session)?;
-    errhandler.set(errhandler_value(handler) as MPI_Errhandler);
+    errhandler.set(ffi::errhandler_get(handler)? as MPI_Errhandler);
     Ok(())
 }
 
@@ -129,6 +129,7 @@ pub(super) fn session_call_errhandler(session: MPI_Session, errorcode: c_int) ->
     ffi::call_handler(
         "MPI_Session_call_errhandler",
         &format!("session={:#x}", handle as usize),
+        crate::engine::ErrhandlerObject::Session(session),
         handler,
         errorcode,
     )

@@ -89,6 +89,9 @@ pub enum Error {
     /// An unknown or null error handler.
     #[error("invalid error handler")]
     InvalidErrhandler,
+    /// A file handle other than MPI_FILE_NULL (files are not implemented).
+    #[error("invalid file handle: files are not implemented, only MPI_FILE_NULL exists")]
+    InvalidFile,
     /// An address that MPI_Alloc_mem did not return.
     #[error("the address was not returned by MPI_Alloc_mem")]
     InvalidBase,
@@ -276,6 +279,7 @@ impl Error {
                 ErrorClass::Buffer
             }
             Error::InvalidErrhandler => ErrorClass::Errhandler,
+            Error::InvalidFile => ErrorClass::File,
             Error::InvalidBase => ErrorClass::Base,
             Error::NoMemory => ErrorClass::NoMem,
             Error::NotInitialized

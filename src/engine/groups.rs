@@ -535,6 +535,7 @@ impl Universe {
                 "group without the calling process",
             )));
         }
+        self.errhandler_check(errhandler, super::ErrhandlerKind::Comm)?;
         self.new_comm(errhandler)
     }
 }

@@ -28,6 +28,7 @@ pub mod basic;
 mod collectives;
 mod datatypes;
 mod errclass;
+mod errhandlers;
 mod error;
 mod groups;
 mod info;
@@ -54,6 +55,7 @@ use std::sync::Arc;
 pub use basic::{BasicKind, TypeGroup};
 pub use collectives::{Place, Side, Transfer, VSide, WSide};
 pub use errclass::{UserErrors, LAST_PREDEFINED_CODE, MAX_ERROR_STRING};
+pub use errhandlers::{ErrhandlerFunction, ErrhandlerKind, ErrhandlerObject};
 pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use groups::{Comparison, Group, GroupData, SplitType, COMM_HINTS, MAX_STRINGTAG_LEN};
 pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
@@ -228,7 +230,8 @@ object_kind!(Comm, Comm);
 object_kind!(Datatype, Datatype);
 object_kind!(Win, Win);
 
-/// The predefined error handlers (the only ones: attributes.md §1 has no user error handlers).
+/// An error handler: one of the three predefined ones, or a user handler
+/// ([`Universe::errhandler_create`], src/engine/errhandlers.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorHandler {
     /// MPI_ERRORS_ARE_FATAL: report and exit.
@@ -237,6 +240,8 @@ pub enum ErrorHandler {
     Abort,
     /// MPI_ERRORS_RETURN: return the error code.
     Return,
+    /// A user handler: its record in the error handler table.
+    User(Id),
 }
 
 /// The kinds of object kept outside the attribute-carrying tables, for
@@ -249,6 +254,8 @@ pub(crate) enum OtherKind {
     Info,
     /// Sessions.
     Session,
+    /// Reduction operations.
+    Op,
 }
 
 /// How a window was made (the value of MPI_WIN_CREATE_FLAVOR).
@@ -401,6 +408,8 @@ struct State {
     user_errors: UserErrors,
     /// Sessions (sessions.rs).
     sessions: Table<SessionData>,
+    /// User error handlers (errhandlers.rs).
+    errhandlers: Table<errhandlers::ErrhandlerData>,
     /// The info hints of communicators that have any (groups.rs).
     comm_hints: HashMap<Id, InfoData>,
     /// After [`Universe::finalize`]: nothing new may be made.
@@ -545,6 +554,7 @@ impl State {
             infos: info::predefined(),
             user_errors: UserErrors::new(),
             sessions: Table::default(),
+            errhandlers: Table::default(),
             comm_hints: HashMap::new(),
             finalized: false,
             in_flight: Vec::new(),
@@ -2128,9 +2138,20 @@ impl Universe {
         Ok(self.lock()?.object(O::KIND, object.id())?.errhandler)
     }
 
-    /// Sets the error handler of a communicator or window.
+    /// Sets the error handler of a communicator or window. A user handler must be live and
+    /// of the object's kind (`MPI_ERR_ERRHANDLER`, `MPI_ERR_ARG`); the object is checked
+    /// first.
     pub fn set_errhandler<O: Object>(&self, object: O, handler: ErrorHandler) -> Result<()> {
-        self.lock()?.object_mut(O::KIND, object.id())?.errhandler = handler;
+        let mut state = self.lock()?;
+        state.object(O::KIND, object.id())?;
+        if let ErrorHandler::User(id) = handler {
+            let kind = match O::KIND {
+                ObjectKind::Win => errhandlers::ErrhandlerKind::Win,
+                _ => errhandlers::ErrhandlerKind::Comm,
+            };
+            state.check_errhandler(id, kind)?;
+        }
+        state.object_mut(O::KIND, object.id())?.errhandler = handler;
         Ok(())
     }
 
@@ -2169,6 +2190,7 @@ impl Universe {
             OtherKind::Group => (state.groups.id_at(index), state.groups.was_used(index)),
             OtherKind::Info => (state.infos.id_at(index), state.infos.was_used(index)),
             OtherKind::Session => (state.sessions.id_at(index), state.sessions.was_used(index)),
+            OtherKind::Op => (state.ops.id_at(index), state.ops.was_used(index)),
         };
         let problem = if used {
             HandleProblem::Freed

@@ -49,6 +49,9 @@ impl Universe {
             None => InfoData::new(),
         };
         let mut state = self.lock()?;
+        if let ErrorHandler::User(id) = errhandler {
+            state.check_errhandler(id, super::ErrhandlerKind::Session)?;
+        }
         state
             .sessions
             .insert(SessionData {
@@ -125,7 +128,12 @@ impl Universe {
 
     /// MPI_Session_set_errhandler.
     pub fn session_set_errhandler(&self, session: Session, handler: ErrorHandler) -> Result<()> {
-        self.lock()?
+        let mut state = self.lock()?;
+        state.sessions.get(session.0).ok_or(Error::InvalidSession)?;
+        if let ErrorHandler::User(id) = handler {
+            state.check_errhandler(id, super::ErrhandlerKind::Session)?;
+        }
+        state
             .sessions
             .get_mut(session.0)
             .ok_or(Error::InvalidSession)?

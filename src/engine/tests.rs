@@ -736,3 +736,63 @@ fn fast_delete_and_set_keep_counts_and_deferred_frees() {
         "a live keyval stays"
     );
 }
+
+#[test]
+fn user_error_handlers_count_handles_check_kinds_and_outlive_their_handles() {
+    let u = universe();
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = calls.clone();
+    let function: Arc<dyn ErrhandlerFunction> =
+        Arc::new(move |object: ErrhandlerObject, code: &mut i32| {
+            seen.lock().unwrap().push((object, *code));
+        });
+    let comm_handler = u
+        .errhandler_create(ErrhandlerKind::Comm, function.clone())
+        .unwrap();
+    let win_handler = u.errhandler_create(ErrhandlerKind::Win, function).unwrap();
+    let dup = u.comm_dup(Comm::WORLD).unwrap();
+    let win = u.win_create_dynamic(Comm::WORLD).unwrap();
+    // Wrong kind: MPI_ERR_ARG, nothing changed.
+    let wrong = u.set_errhandler(win, comm_handler).unwrap_err();
+    assert_eq!(wrong.class(), ErrorClass::Arg);
+    assert_eq!(u.errhandler(win).unwrap(), ErrorHandler::Fatal);
+    assert_eq!(
+        u.set_errhandler(dup, win_handler).unwrap_err().class(),
+        ErrorClass::Arg
+    );
+    // Set, then release the only handle: the communicator keeps it, and a duplicate inherits it.
+    u.set_errhandler(dup, comm_handler).unwrap();
+    u.errhandler_free(comm_handler).unwrap();
+    assert_eq!(
+        u.errhandler_free(comm_handler).unwrap_err().class(),
+        ErrorClass::Errhandler
+    );
+    assert_eq!(
+        u.set_errhandler(Comm::SELF, comm_handler)
+            .unwrap_err()
+            .class(),
+        ErrorClass::Errhandler
+    );
+    let inherited = u.comm_dup(dup).unwrap();
+    assert_eq!(u.errhandler(inherited).unwrap(), comm_handler);
+    let function = u.errhandler_function(comm_handler).unwrap().unwrap();
+    function.call(ErrhandlerObject::Comm(inherited), &mut 5);
+    assert_eq!(
+        *calls.lock().unwrap(),
+        [(ErrhandlerObject::Comm(inherited), 5)]
+    );
+    // A get hands out a new handle, which can be set again and released.
+    u.errhandler_acquire(comm_handler).unwrap();
+    u.set_errhandler(Comm::SELF, comm_handler).unwrap();
+    u.errhandler_free(comm_handler).unwrap();
+    assert_eq!(
+        u.errhandler_kind(comm_handler).unwrap(),
+        Some(ErrhandlerKind::Comm)
+    );
+    // Predefined handlers need no handle.
+    u.errhandler_free(ErrorHandler::Return).unwrap();
+    assert!(u
+        .errhandler_function(ErrorHandler::Return)
+        .unwrap()
+        .is_none());
+}

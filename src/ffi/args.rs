@@ -76,6 +76,7 @@ pointer_args!(
     abi::MPI_Group,
     abi::MPI_Info,
     abi::MPI_Session,
+    abi::MPI_Op,
     [c_int; 3]
 );
 
@@ -101,7 +102,8 @@ handle_args!(
     abi::MPI_ABI_Request => handles::predefined_name,
     abi::MPI_ABI_Group => handles::predefined_name,
     abi::MPI_ABI_Session => handles::predefined_name,
-    abi::MPI_ABI_Op => handles::predefined_name
+    abi::MPI_ABI_Op => handles::predefined_name,
+    abi::MPI_ABI_File => handles::predefined_name
 );
 
 /// Callback arguments print as the predefined function they stand for, or an address.
@@ -126,6 +128,25 @@ callback_args!(
     abi::MPI_Type_delete_attr_function,
     abi::MPI_Win_copy_attr_function,
     abi::MPI_Win_delete_attr_function
+);
+
+/// User functions (MPI_Op_create, MPI_*_create_errhandler) print as an address or NULL.
+macro_rules! function_args {
+    ($($t:ty),*) => {$(
+        impl Arg for $t {
+            fn describe(&self, line: &mut String) {
+                address(line, (*self).map_or(0, |f| f as usize));
+            }
+        }
+    )*};
+}
+function_args!(
+    abi::MPI_User_function,
+    abi::MPI_User_function_c,
+    abi::MPI_Comm_errhandler_function,
+    abi::MPI_Win_errhandler_function,
+    abi::MPI_Session_errhandler_function,
+    abi::MPI_File_errhandler_function
 );
 
 /// An in-out keyval argument (`MPI_Comm_free_keyval(&keyval)`): a pointer to an `int` the

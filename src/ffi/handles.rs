@@ -7,8 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, Group, HandleProblem, Id, Info, ObjectKind, OtherKind, Request, Result,
-    Session, Universe, Win,
+    Comm, Datatype, Error, Group, HandleProblem, Id, Info, ObjectKind, Op, OtherKind, PredefinedOp,
+    Request, Result, Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
@@ -86,6 +86,7 @@ fn tag_kind(tag: usize) -> HandleProblem {
         6 => HandleProblem::OtherKind("info"),
         7 => HandleProblem::OtherKind("session"),
         8 => HandleProblem::OtherKind("error handler"),
+        9 => HandleProblem::OtherKind("operation"),
         _ => HandleProblem::Unknown,
     }
 }
@@ -270,6 +271,65 @@ other_handle!(abi::MPI_Info, Info, tag 6, null MPIATTR_HANDLE_MPI_INFO_NULL, kin
 
 other_handle!(abi::MPI_Session, Session, tag 7, null MPIATTR_HANDLE_MPI_SESSION_NULL,
     kind Session, error(_problem) Error::InvalidSession, predefined []);
+
+/// Operations: the predefined ones are their ABI values (table slots in the order of
+/// [`PredefinedOp::ALL`]); user ops (MPI_Op_create) are encoded with tag 9.
+impl CHandle for abi::MPI_Op {
+    type Object = Op;
+    const TAG: usize = 9;
+    const NULL: usize = abi::MPIATTR_HANDLE_MPI_OP_NULL as usize;
+    const KIND: Option<ObjectKind> = None;
+    const PREDEFINED_SLOTS: u32 = PredefinedOp::ALL.len() as u32;
+    fn to_raw(self) -> usize {
+        self as usize
+    }
+    fn from_raw(raw: usize) -> Self {
+        raw as abi::MPI_Op
+    }
+    fn predefined(raw: usize) -> Option<Op> {
+        Universe::predefined_op(raw)
+    }
+    fn predefined_value(object: Op) -> Option<usize> {
+        Universe::predefined_op_kind(object).map(PredefinedOp::abi_handle)
+    }
+    fn id(object: Op) -> Id {
+        object.0
+    }
+    fn object(id: Id) -> Op {
+        Op(id)
+    }
+    fn live_at(universe: &Universe, index: u32) -> Result<Option<Op>> {
+        Ok(universe.other_at(OtherKind::Op, index)?.0.map(Op))
+    }
+    fn invalid(problem: HandleProblem) -> Error {
+        Error::InvalidOp(problem)
+    }
+    fn problem_at(universe: &Universe, index: u32) -> Result<HandleProblem> {
+        Ok(universe.other_at(OtherKind::Op, index)?.1)
+    }
+    fn is_live(universe: &Universe, object: Op) -> bool {
+        universe
+            .other_at(OtherKind::Op, object.0.index())
+            .is_ok_and(|(id, _)| id == Some(object.0))
+    }
+}
+
+/// The operation a C handle names (liveness is checked when it is used).
+pub(crate) fn op(handle: abi::MPI_Op) -> Result<Op> {
+    decode(handle)
+}
+
+/// The C handle of a user error handler: tag 8 (predefined handlers keep their ABI values).
+pub(crate) fn errhandler_handle(id: Id) -> usize {
+    encode(8, id)
+}
+
+/// The table id a user error handler's C handle encodes, if it is one (its liveness is the
+/// engine's to check).
+pub(crate) fn errhandler_id(value: usize) -> Option<Id> {
+    (value >= PREDEFINED_LIMIT && value & 0xf == 8)
+        .then(|| Id::from_parts(((value >> 4) & 0xffff_ffff) as u32, (value >> 36) as u32))
+}
 
 /// The communicator a C handle names.
 pub(crate) fn comm(handle: abi::MPI_Comm) -> Result<Comm> {

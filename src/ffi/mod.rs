@@ -8,11 +8,13 @@
 use std::ffi::c_int;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::abi::{self, MPI_Comm, MPI_Win};
-use crate::engine::{Comm, Error, ErrorClass, ErrorHandler, Result, ThreadLevel, Universe};
+use crate::engine::{
+    Comm, ErrhandlerObject, Error, ErrorClass, ErrorHandler, Id, Result, ThreadLevel, Universe,
+};
 
 pub(crate) mod args;
 pub(crate) mod handles;
@@ -34,15 +36,26 @@ static INIT_LOCK: Mutex<()> = Mutex::new(());
 /// error handler" of MPI-4.1 §9.3; in between they mirror the engine's (every change goes to
 /// both), so that the error path of a call the lock refused (a thread other than the
 /// initializing one under MPI_THREAD_SINGLE) still finds a handler.
-static PREDEFINED_HANDLERS: [AtomicU8; 2] = [
-    AtomicU8::new(ErrorHandler::Fatal as u8),
-    AtomicU8::new(ErrorHandler::Fatal as u8),
-];
+/// Each holds [`handler_word`]'s encoding, wide enough for a user handler's table id.
+static PREDEFINED_HANDLERS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
 
-fn handler_from_u8(value: u8) -> ErrorHandler {
-    match value {
-        v if v == ErrorHandler::Return as u8 => ErrorHandler::Return,
-        v if v == ErrorHandler::Abort as u8 => ErrorHandler::Abort,
+/// A handler as one word: 0 fatal, 1 abort, 2 return, a user handler `3 | index << 2 |
+/// generation << 34` (generations stay below 2^28).
+fn handler_word(handler: ErrorHandler) -> u64 {
+    match handler {
+        ErrorHandler::Fatal => 0,
+        ErrorHandler::Abort => 1,
+        ErrorHandler::Return => 2,
+        ErrorHandler::User(id) => 3 | u64::from(id.index()) << 2 | u64::from(id.generation()) << 34,
+    }
+}
+
+/// The inverse of [`handler_word`].
+fn handler_from_word(word: u64) -> ErrorHandler {
+    match word & 3 {
+        1 => ErrorHandler::Abort,
+        2 => ErrorHandler::Return,
+        3 => ErrorHandler::User(Id::from_parts((word >> 2) as u32, (word >> 34) as u32)),
         _ => ErrorHandler::Fatal,
     }
 }
@@ -89,7 +102,7 @@ pub(crate) fn finalized() -> bool {
 }
 
 /// The lock-free copy of a predefined communicator's error handler.
-fn predefined_slot(comm: Comm) -> Option<&'static AtomicU8> {
+fn predefined_slot(comm: Comm) -> Option<&'static AtomicU64> {
     if comm == Comm::WORLD {
         Some(&PREDEFINED_HANDLERS[0])
     } else if comm == Comm::SELF {
@@ -117,25 +130,49 @@ pub(crate) enum Target {
 /// error path never depends on the lock that may have refused the call. (The engine comes
 /// first for the predefined communicators too: Rust code may have set their handlers on
 /// [`crate::mpi_universe`], which leaves the copies as they were.)
-fn handler_for(target: Target) -> ErrorHandler {
+fn handler_for(target: Target) -> (ErrorHandler, ErrhandlerObject) {
     let predefined = |comm: Comm| {
-        predefined_slot(comm).map(|slot| handler_from_u8(slot.load(Ordering::Relaxed)))
+        predefined_slot(comm).map(|slot| handler_from_word(slot.load(Ordering::Relaxed)))
     };
     let own = match target {
         Target::Comm(comm) => handles::comm(comm).ok().and_then(|comm| {
             let engine = universe().ok().and_then(|u| u.errhandler(comm).ok());
-            engine.or_else(|| predefined(comm))
+            engine
+                .or_else(|| predefined(comm))
+                .map(|h| (h, ErrhandlerObject::Comm(comm)))
         }),
-        Target::Win(win) => handles::win(win)
-            .ok()
-            .and_then(|win| universe().ok()?.errhandler(win).ok()),
-        Target::Session(session) => handles::session(session)
-            .ok()
-            .and_then(|session| universe().ok()?.session_errhandler(session).ok()),
+        Target::Win(win) => handles::win(win).ok().and_then(|win| {
+            let handler = universe().ok()?.errhandler(win).ok()?;
+            Some((handler, ErrhandlerObject::Win(win)))
+        }),
+        Target::Session(session) => handles::session(session).ok().and_then(|session| {
+            let handler = universe().ok()?.session_errhandler(session).ok()?;
+            Some((handler, ErrhandlerObject::Session(session)))
+        }),
         Target::SelfComm => None,
     };
-    own.or_else(|| predefined(Comm::SELF))
-        .unwrap_or(ErrorHandler::Fatal)
+    own.or_else(|| predefined(Comm::SELF).map(|h| (h, ErrhandlerObject::Comm(Comm::SELF))))
+        .unwrap_or((ErrorHandler::Fatal, ErrhandlerObject::Comm(Comm::SELF)))
+}
+
+/// Runs a user handler's function on `object` and `code`, with no lock held and inside a
+/// panic boundary of its own (a Rust handler's panic stops there). A C handler that leaves by
+/// `longjmp` skips the rest of the call that raised the error: by then the body has finished
+/// and nothing is held or half-done (the same rule as for attribute callbacks,
+/// src/ffi/unwind.rs). `false` when the handler cannot be found (the lock refuses this
+/// thread): the caller then treats the error as fatal.
+fn run_user_handler(handler: ErrorHandler, object: ErrhandlerObject, code: c_int) -> bool {
+    // The universe outlives MPI_Finalize with its handler records: a user handler set on
+    // MPI_COMM_SELF or MPI_COMM_WORLD still runs for errors after it.
+    let function = UNIVERSE
+        .get()
+        .and_then(|u| u.errhandler_function(handler).ok().flatten());
+    let Some(function) = function else {
+        return false;
+    };
+    let mut code = code;
+    let _ = catch_unwind(AssertUnwindSafe(|| function.call(object, &mut code)));
+    true
 }
 
 /// Reports `error` from function `name` through the handler of `target`: returns the code
@@ -143,9 +180,15 @@ fn handler_for(target: Target) -> ErrorHandler {
 #[cold]
 fn raise(name: &str, target: Target, describe: impl FnOnce(&mut String), error: Error) -> c_int {
     let code = error.return_code();
-    match handler_for(target) {
+    let (handler, object) = handler_for(target);
+    let handler = match handler {
+        ErrorHandler::User(_) if run_user_handler(handler, object, code) => return code,
+        ErrorHandler::User(_) => ErrorHandler::Fatal,
+        other => other,
+    };
+    match handler {
         ErrorHandler::Return => code,
-        handler @ (ErrorHandler::Fatal | ErrorHandler::Abort) => {
+        handler => {
             let mut line = format!("mpiattr: {name}(");
             describe(&mut line);
             let class = error.class();
@@ -215,12 +258,63 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
         _ => return Err(Error::Finalized),
     }
     let universe = UNIVERSE.get_or_init(|| Universe::new(level));
+    make_reserved_env_infos(universe)?;
     for comm in [Comm::WORLD, Comm::SELF] {
         let slot = predefined_slot(comm).expect("a predefined communicator");
-        universe.set_errhandler(comm, handler_from_u8(slot.load(Ordering::Relaxed)))?;
+        universe.set_errhandler(comm, handler_from_word(slot.load(Ordering::Relaxed)))?;
     }
     PHASE.store(INITIALIZED, Ordering::Release);
     CURRENT.store(std::ptr::from_ref(universe).cast_mut(), Ordering::Release);
+    Ok(())
+}
+
+/// How many info objects MPI_Info_create_env handed out before MPI_Init (changed under
+/// INIT_LOCK only).
+static RESERVED_ENV_INFOS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// At most this many MPI_Info_create_env calls before MPI_Init (MPI_ERR_NO_MEM after).
+const MAX_RESERVED_ENV_INFOS: u32 = 1 << 16;
+
+/// MPI_Info_create_env, which the standard allows before MPI_Init (MPI-4.1 §11.4.1). Once
+/// initialized: a new info object. Before: the handle of the object MPI_Init will make, the
+/// n-th info object of the new universe (index n, generation 1: slot 0 is MPI_INFO_ENV and
+/// nothing else makes info objects first), with MPI_INFO_ENV's pairs as MPI_Init sets them
+/// (`thread_level` is the level provided). Until MPI_Init the handle is only a name: the
+/// other info functions refuse to work before MPI_Init, as for every other info object.
+pub(crate) fn info_create_env() -> Result<crate::engine::Info> {
+    if let Ok(universe) = universe() {
+        return universe.info_create_env();
+    }
+    let serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    match PHASE.load(Ordering::Acquire) {
+        BEFORE_INIT => {}
+        INITIALIZED => {
+            drop(serialised);
+            return universe()?.info_create_env();
+        }
+        _ => return Err(Error::Finalized),
+    }
+    let reserved = RESERVED_ENV_INFOS.load(Ordering::Relaxed);
+    if reserved >= MAX_RESERVED_ENV_INFOS {
+        return Err(Error::NoMemory);
+    }
+    RESERVED_ENV_INFOS.store(reserved + 1, Ordering::Relaxed);
+    Ok(crate::engine::Info(crate::engine::Id::from_parts(
+        reserved + 1,
+        1,
+    )))
+}
+
+/// Makes, in a new universe, the info objects MPI_Info_create_env promised before MPI_Init.
+fn make_reserved_env_infos(universe: &Universe) -> Result<()> {
+    for index in 1..=RESERVED_ENV_INFOS.load(Ordering::Relaxed) {
+        let info = universe.info_create_env()?;
+        if info.0 != crate::engine::Id::from_parts(index, 1) {
+            return Err(Error::Internal(
+                "an info object made before MPI_Init did not get its reserved handle",
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -269,30 +363,79 @@ pub(crate) fn error_string(code: c_int) -> Result<String> {
     Ok(format!("{}: {}", class.name(), class.description()))
 }
 
-/// The engine's handler for an error handler handle value.
+/// The engine's handler for an error handler handle value: a predefined one's ABI value, or
+/// a user handler's C handle (tag 8 in src/ffi/handles.rs's encoding; whether it is live is
+/// the engine's to check).
 pub(crate) fn errhandler_from_value(value: usize) -> Result<ErrorHandler> {
     match value {
         v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_ARE_FATAL as usize => Ok(ErrorHandler::Fatal),
         v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_ABORT as usize => Ok(ErrorHandler::Abort),
         v if v == abi::MPIATTR_HANDLE_MPI_ERRORS_RETURN as usize => Ok(ErrorHandler::Return),
-        _ => Err(Error::InvalidErrhandler),
+        v => handles::errhandler_id(v)
+            .map(ErrorHandler::User)
+            .ok_or(Error::InvalidErrhandler),
     }
 }
 
-/// The handle value of an error handler (the same in C and Fortran).
+/// The C handle value of an error handler (a predefined one's is the same in Fortran).
 pub(crate) fn errhandler_value(handler: ErrorHandler) -> usize {
     (match handler {
         ErrorHandler::Fatal => abi::MPIATTR_HANDLE_MPI_ERRORS_ARE_FATAL,
         ErrorHandler::Abort => abi::MPIATTR_HANDLE_MPI_ERRORS_ABORT,
         ErrorHandler::Return => abi::MPIATTR_HANDLE_MPI_ERRORS_RETURN,
+        ErrorHandler::User(id) => return handles::errhandler_handle(id),
     }) as usize
 }
 
-/// MPI_Errhandler_free: checks the handle; the caller then sets it to MPI_ERRHANDLER_NULL.
-/// Every handler is predefined, so this works at any time, like MPI_Comm_get_errhandler on
-/// the predefined communicators, which returns the handles it releases.
+/// MPI_Errhandler_free: releases the handle; the caller then sets it to
+/// MPI_ERRHANDLER_NULL. A predefined handler needs nothing, so freeing one works at any
+/// time, like MPI_Comm_get_errhandler on the predefined communicators, which returns the
+/// handles it releases; a user handler's handle is released in the engine (MPI-4.1 §9.3.4:
+/// objects that use it keep it).
 pub(crate) fn errhandler_free(value: usize) -> Result<()> {
-    errhandler_from_value(value).map(drop)
+    match errhandler_from_value(value)? {
+        handler @ ErrorHandler::User(_) => universe()?.errhandler_free(handler),
+        _ => Ok(()),
+    }
+}
+
+/// MPI_FILE_NULL's error handler (MPI-4.1 §14.7: MPI_ERRORS_RETURN until set), as a
+/// [`handler_word`]. Files are not implemented: nothing raises errors on it, only
+/// MPI_File_call_errhandler runs it.
+static FILE_NULL_HANDLER: AtomicU64 = AtomicU64::new(2);
+
+/// The file a handle names: only MPI_FILE_NULL exists.
+fn file_null(file: abi::MPI_File) -> Result<()> {
+    if file as usize == abi::MPIATTR_HANDLE_MPI_FILE_NULL as usize {
+        Ok(())
+    } else {
+        Err(Error::InvalidFile)
+    }
+}
+
+/// MPI_File_set_errhandler: on MPI_FILE_NULL, a predefined handler or a file handler.
+pub(crate) fn file_set_errhandler(file: abi::MPI_File, value: usize) -> Result<()> {
+    file_null(file)?;
+    let handler = errhandler_from_value(value)?;
+    universe()?.errhandler_check(handler, crate::engine::ErrhandlerKind::File)?;
+    FILE_NULL_HANDLER.store(handler_word(handler), Ordering::Relaxed);
+    Ok(())
+}
+
+/// MPI_FILE_NULL's handler (MPI_File_get_errhandler and _call_errhandler).
+pub(crate) fn file_errhandler(file: abi::MPI_File) -> Result<ErrorHandler> {
+    file_null(file)?;
+    universe()?;
+    Ok(handler_from_word(FILE_NULL_HANDLER.load(Ordering::Relaxed)))
+}
+
+/// What MPI_*_get_errhandler returns: the handler's handle, a new one for a user handler
+/// (MPI_Errhandler_free releases it).
+pub(crate) fn errhandler_get(handler: ErrorHandler) -> Result<usize> {
+    if let ErrorHandler::User(_) = handler {
+        universe()?.errhandler_acquire(handler)?;
+    }
+    Ok(errhandler_value(handler))
 }
 
 /// MPI_*_call_errhandler with a predefined handler: MPI_ERRORS_RETURN returns (the call then
@@ -301,11 +444,18 @@ pub(crate) fn errhandler_free(value: usize) -> Result<()> {
 pub(crate) fn call_handler(
     function: &str,
     object: &str,
+    target: ErrhandlerObject,
     handler: ErrorHandler,
     errorcode: c_int,
 ) -> Result<()> {
     if handler == ErrorHandler::Return {
         return Ok(());
+    }
+    if let ErrorHandler::User(_) = handler {
+        if run_user_handler(handler, target, errorcode) {
+            return Ok(());
+        }
+        return Err(Error::InvalidErrhandler);
     }
     let universe = universe()?;
     let text = universe
@@ -351,10 +501,11 @@ pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> R
 /// cannot see that it is atomic, and would report the reads as races with this store). Setting
 /// the handler it already holds stores nothing and asks valgrind nothing.
 #[inline(always)]
-fn store_predefined_handler(slot: &AtomicU8, handler: ErrorHandler) {
-    if slot.load(Ordering::Relaxed) != handler as u8 {
+fn store_predefined_handler(slot: &AtomicU64, handler: ErrorHandler) {
+    let word = handler_word(handler);
+    if slot.load(Ordering::Relaxed) != word {
         crate::engine::valgrind::ignore_races_on(slot);
-        slot.store(handler as u8, Ordering::Relaxed);
+        slot.store(word, Ordering::Relaxed);
     }
 }
 
@@ -364,7 +515,7 @@ pub(crate) fn comm_errhandler(comm: Result<Comm>) -> Result<ErrorHandler> {
     let comm = comm?;
     match (universe(), predefined_slot(comm)) {
         (Ok(universe), _) => universe.errhandler(comm),
-        (Err(_), Some(slot)) => Ok(handler_from_u8(slot.load(Ordering::Relaxed))),
+        (Err(_), Some(slot)) => Ok(handler_from_word(slot.load(Ordering::Relaxed))),
         (Err(error), None) => Err(error),
     }
 }

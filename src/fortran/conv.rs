@@ -189,12 +189,7 @@ macro_rules! same_value_handles {
         }
     )*};
 }
-same_value_handles!(
-    abi::MPI_Errhandler,
-    abi::MPI_Op,
-    abi::MPI_Message,
-    abi::MPI_File
-);
+same_value_handles!(abi::MPI_Errhandler, abi::MPI_Message, abi::MPI_File);
 
 /// How a value crosses between a Fortran argument (`F`) and the C body's (`C`).
 pub(crate) trait Conv {

@@ -30,6 +30,36 @@ struct outside {
 #define OUTSIDE_NEW(call) CHECK_FAILS_NEW(x->when, o, call, MPI_ERR_OTHER)
 #define OUTSIDE_INOUT(var, call) CHECK_FAILS_INOUT(x->when, o, var, call, MPI_ERR_OTHER)
 
+/* A user reduction function the calls below never get to run. */
+static void outside_user_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+    fprintf(stderr, "a user op ran outside MPI_Init .. MPI_Finalize\n");
+}
+static void outside_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+    fprintf(stderr, "a user op ran outside MPI_Init .. MPI_Finalize\n");
+}
+
+/* User error handlers the calls below never get to create. */
+static void outside_comm_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+}
+static void outside_win_handler(MPI_Win *win, int *code, ...)
+{
+    (void)win, (void)code;
+}
+static void outside_session_handler(MPI_Session *session, int *code, ...)
+{
+    (void)session, (void)code;
+}
+static void outside_file_handler(MPI_File *file, int *code, ...)
+{
+    (void)file, (void)code;
+}
+
 /* Every function on one communicator (MPI_COMM_WORLD, MPI_COMM_SELF or a user one). */
 static void outside_comm_calls(const struct outside *x, MPI_Comm comm)
 {
@@ -108,6 +138,12 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Bcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
         OUTSIDE(MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
         OUTSIDE(MPI_Reduce_local(data, data + 1, 1, MPI_INT, MPI_SUM));
+        /* user reduction operations (the new handle would go to o.ptr, a pointer's size) */
+        OUTSIDE(MPI_Op_create(outside_user_fn, 1, (MPI_Op *)&o.ptr));
+        OUTSIDE(MPI_Op_create_c(outside_user_fn_c, 0, (MPI_Op *)&o.ptr));
+        OUTSIDE(MPI_Op_commutative(MPI_SUM, &o.i));
+        MPI_Op sum = MPI_SUM;
+        OUTSIDE_INOUT(sum, MPI_Op_free(&sum));
     }
 
     /* keyvals and attributes without an object */
@@ -232,6 +268,13 @@ static void outside_calls(const struct outside *x)
     OUTSIDE(MPI_Info_get_nkeys(MPI_INFO_ENV, &o.i));
     OUTSIDE(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &o.session));
     OUTSIDE(MPI_Add_error_class(&o.i));
+    OUTSIDE(MPI_Comm_create_errhandler(outside_comm_handler, &o.errhandler));
+    OUTSIDE(MPI_Win_create_errhandler(outside_win_handler, &o.errhandler));
+    OUTSIDE(MPI_Session_create_errhandler(outside_session_handler, &o.errhandler));
+    OUTSIDE(MPI_File_create_errhandler(outside_file_handler, &o.errhandler));
+    OUTSIDE(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    OUTSIDE(MPI_File_get_errhandler(MPI_FILE_NULL, &o.errhandler));
+    OUTSIDE(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_IO));
     OUTSIDE(MPI_Get_processor_name(o.text, &o.i));
     OUTSIDE(MPI_Get_hw_resource_info(&o.info));
     OUTSIDE(MPI_Abi_get_info(&o.info));
