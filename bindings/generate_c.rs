@@ -810,11 +810,14 @@ enum Reading {
         conv: String,
         fortran: &'static str,
     },
-    /// An array of such scalars, `len` the C variable of its length.
+    /// An array of such scalars, `len` the C expression of its length. `per_process`: one
+    /// entry per process of the communicator (a v or w collective's counts, displacements
+    /// and datatypes), read leniently because an in-place call leaves some unset.
     Array {
         conv: String,
         fortran: &'static str,
         len: String,
+        per_process: bool,
     },
     /// A status, or an array of `len` statuses.
     Status {
@@ -823,6 +826,9 @@ enum Reading {
     Choice,
     Text,
 }
+
+/// The length of a per-process array in a generated Fortran routine.
+const PER_PROCESS: &str = "crate::fortran::conv::PROCESSES";
 
 fn unsupported(procedure: &Procedure, param: &Param) -> ! {
     panic!(
@@ -866,7 +872,19 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
         )),
         _ => None,
     };
+    // A per-process array: the data's length `*` with no earlier array to follow, in a
+    // procedure on a communicator (every communicator here holds one process).
+    let per_process = param.length == "*"
+        && previous_len.is_none()
+        && procedure
+            .params
+            .iter()
+            .any(|p| p.kind == "COMMUNICATOR" && p.name == "comm")
+        || param.length == "*" && previous_len.as_deref() == Some(PER_PROCESS);
     let len = || {
+        if per_process {
+            return PER_PROCESS.to_string();
+        }
         let len = if param.length == "*" {
             previous_len.clone()
         } else if triplets {
@@ -905,6 +923,7 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
             } else {
                 len()
             },
+            per_process,
         },
         _ => unsupported(procedure, param),
     }
@@ -1155,8 +1174,13 @@ pub extern "C" fn {lower}_() -> f64 {{
                     checked.push(format!("{n}_stored"));
                 }
             }
-            Reading::Array { conv, len, .. } => {
-                let strict = param.direction != "out";
+            Reading::Array {
+                conv,
+                len,
+                per_process,
+                ..
+            } => {
+                let strict = param.direction != "out" && !per_process;
                 writeln!(
                     decode,
                     "                let mut {n}_slot = crate::fortran::conv::ArraySlot::<{conv}>::new({n}, {len}, {strict})?;"

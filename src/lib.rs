@@ -38,6 +38,7 @@ pub use engine::{
     Error, ErrorClass, ErrorHandler, Fint, Group, GroupData, HandleProblem, Id, Info, InfoData,
     InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, SplitType,
     ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
+    MAX_STRINGTAG_LEN,
 };
 pub use engine::{
     AttachedBuffer, BufferScope, Completion, Delivery, Envelope, GeneralizedRequest, MessageHandle,

@@ -2,7 +2,7 @@
 
 use mpiattr::{
     Comm, Comparison, Error, ErrorClass, Group, Info, InfoString, Keyval, Language, ThreadLevel,
-    Universe,
+    Universe, MAX_STRINGTAG_LEN,
 };
 
 const PROC_NULL: i32 = -3;
@@ -243,7 +243,7 @@ fn communicator_constructors() -> Result<(), Error> {
         ErrorClass::Group
     );
     assert_eq!(
-        u.comm_create_from_group(group, &[b't'; 256], ErrorHandler::Return)
+        u.comm_create_from_group(group, &[b't'; MAX_STRINGTAG_LEN], ErrorHandler::Return)
             .unwrap_err()
             .class(),
         ErrorClass::Arg

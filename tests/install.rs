@@ -1695,7 +1695,11 @@ fn exported_symbols_are_the_standards() {
     let declared: Vec<String> = header
         .lines()
         .filter_map(|l| l.strip_prefix("MPIATTR_DECLARE("))
-        .filter_map(|l| l.split(", ").nth(1).map(|name| format!("MPI_{name}")))
+        .filter_map(|l| {
+            l.split(',')
+                .nth(1)
+                .map(|name| format!("MPI_{}", name.trim()))
+        })
         .collect();
     assert!(
         declared.len() > 60,

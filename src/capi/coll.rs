@@ -6,18 +6,21 @@
 //! datatype's signature, as the engine checks it, is its predefined kind, or for a derived
 //! datatype the kinds of its elements in order (src/engine/basic.rs, `layout_kind`).
 
+use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 
 use super::buffer::{self, Data};
 use super::handles;
 use super::universe;
-use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Op};
+use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
 use crate::engine::basic::{layout_kind, predefined_kind};
-use crate::engine::{BasicKind, Error, Op, OpCall, Place, Result, Side, Transfer, Universe};
+use crate::engine::{
+    BasicKind, Error, Op, OpCall, Place, Result, Side, Transfer, Universe, UserBuffer,
+};
 use crate::ffi::current;
 
 /// A buffer argument: `MPI_IN_PLACE` or an address.
-fn in_place(buf: *const c_void) -> bool {
+pub(super) fn in_place(buf: *const c_void) -> bool {
     buf as usize == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
 }
 
@@ -37,14 +40,19 @@ fn signature(data: &Data) -> Vec<BasicKind> {
 }
 
 /// A checked buffer argument with its signature (empty for `MPI_IN_PLACE`).
-struct Arg {
-    data: Option<Data>,
-    signature: Vec<BasicKind>,
+pub(super) struct Arg {
+    pub(super) data: Option<Data>,
+    pub(super) signature: Vec<BasicKind>,
     address: usize,
 }
 
 impl Arg {
-    fn new(buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> Result<Arg> {
+    pub(super) fn new(buf: *const c_void, count: c_int, datatype: MPI_Datatype) -> Result<Arg> {
+        Arg::large(buf, i64::from(count), datatype)
+    }
+
+    /// [`Arg::new`] with a large count (`MPI_Count`).
+    pub(super) fn large(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> Result<Arg> {
         if in_place(buf) {
             return Ok(Arg {
                 data: None,
@@ -52,7 +60,7 @@ impl Arg {
                 address: buf as usize,
             });
         }
-        let data = buffer::describe(count, datatype)?;
+        let data = buffer::describe_large(count, datatype)?;
         let signature = signature(&data);
         Ok(Arg {
             data: Some(data),
@@ -61,7 +69,7 @@ impl Arg {
         })
     }
 
-    fn side(&self) -> Side<'_> {
+    pub(super) fn side(&self) -> Side<'_> {
         match &self.data {
             None => Side::InPlace,
             Some(d) => Side::Data {
@@ -73,13 +81,18 @@ impl Arg {
     }
 
     /// The described data, `count` items of it, and its address moved by `displacement`
-    /// extents.
-    fn block(&self, count: usize, displacement: i64) -> Result<(Data, usize)> {
+    /// extents (bytes if `in_bytes`: `MPI_Alltoallw`).
+    fn block(&self, count: usize, displacement: i64, in_bytes: bool) -> Result<(Data, usize)> {
         let data = self
             .data
             .as_ref()
             .ok_or(Error::Internal("a transfer from or to MPI_IN_PLACE"))?;
-        let offset = i128::from(displacement) * i128::from(data.map.extent());
+        let unit = if in_bytes {
+            1
+        } else {
+            i128::from(data.map.extent())
+        };
+        let offset = i128::from(displacement) * unit;
         let address = usize::try_from(self.address as i128 + offset)
             .map_err(|_| Error::InvalidArgument("displacement out of the address space"))?;
         let count = i64::try_from(count).map_err(|_| Error::InvalidCount)?;
@@ -91,12 +104,35 @@ impl Arg {
 ///
 /// # Safety
 /// The buffers hold what their counts and datatypes describe (the caller's MPI contract).
-unsafe fn apply(moved: Option<Transfer>, send: &Arg, recv: &Arg) -> Result<()> {
+pub(super) unsafe fn apply(moved: Option<Transfer>, send: &Arg, recv: &Arg) -> Result<()> {
+    // SAFETY: the caller's contract.
+    unsafe { apply_with(moved, send, recv, false) }
+}
+
+/// [`apply`], with displacements in bytes if `in_bytes` (`MPI_Alltoallw`).
+///
+/// # Safety
+/// As for [`apply`].
+pub(super) unsafe fn apply_with(
+    moved: Option<Transfer>,
+    send: &Arg,
+    recv: &Arg,
+    in_bytes: bool,
+) -> Result<()> {
     let Some(moved) = moved else {
         return Ok(());
     };
-    let (from_data, from) = send.block(moved.send_count, moved.send_displacement)?;
-    let (to_data, to) = recv.block(moved.recv_count, moved.recv_displacement)?;
+    let (from_data, from) = send.block(moved.send_count, moved.send_displacement, in_bytes)?;
+    let (to_data, to) = recv.block(moved.recv_count, moved.recv_displacement, in_bytes)?;
+    if RECORDING.with(|r| r.borrow().is_some()) {
+        // A persistent collective's init: check the two blocks as the copy would, and keep
+        // them for MPI_Start.
+        from_data.check_output(from, "the send buffer")?;
+        to_data.check_output(to, "the receive buffer")?;
+        let blocks = (user_buffer(&from_data, from), user_buffer(&to_data, to));
+        RECORDING.with(|r| *r.borrow_mut() = Some(Some(blocks)));
+        return Ok(());
+    }
     // SAFETY: the caller's contract.
     unsafe {
         buffer::copy(
@@ -109,25 +145,55 @@ unsafe fn apply(moved: Option<Transfer>, send: &Arg, recv: &Arg) -> Result<()> {
     }
 }
 
-fn op_of(op: MPI_Op) -> Result<Op> {
+thread_local! {
+    /// While a persistent collective's init runs the blocking form's body ([`recording`]):
+    /// `Some(None)` until the body reaches its move, then the two blocks it would copy.
+    static RECORDING: RefCell<Option<Option<(UserBuffer, UserBuffer)>>> =
+        const { RefCell::new(None) };
+}
+
+/// A block of data as the engine keeps it for a later move.
+fn user_buffer(data: &Data, address: usize) -> UserBuffer {
+    UserBuffer {
+        address,
+        count: data.count,
+        datatype: data.datatype,
+        bytes: data.bytes as u64,
+        layout: data.layout(),
+    }
+}
+
+/// Runs a collective's body without moving anything: the blocks it would copy (send, then
+/// receive), `None` if nothing would move. The body runs on this thread and calls no user
+/// code, so the recording cannot be seen by any other call.
+pub(super) fn recording(
+    body: impl FnOnce() -> Result<()>,
+) -> Result<Option<(UserBuffer, UserBuffer)>> {
+    RECORDING.with(|r| *r.borrow_mut() = Some(None));
+    let result = body();
+    let blocks = RECORDING.with(|r| r.borrow_mut().take()).flatten();
+    result.map(|()| blocks)
+}
+
+pub(super) fn op_of(op: MPI_Op) -> Result<Op> {
     handles::op(op)
 }
 
 /// A reduction's two buffers: the send buffer may be `MPI_IN_PLACE`.
-fn reduction(
+pub(super) fn reduction(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
 ) -> Result<(Place, Arg, Arg)> {
-    let recv = Arg::new(recvbuf, count, datatype)?;
+    let recv = Arg::large(recvbuf, count, datatype)?;
     if in_place(recvbuf) {
         return Err(Error::InPlace("the receive buffer"));
     }
     let (place, send) = if in_place(sendbuf) {
-        (Place::InPlace, Arg::new(recvbuf, count, datatype)?)
+        (Place::InPlace, Arg::large(recvbuf, count, datatype)?)
     } else {
-        (Place::Buffer, Arg::new(sendbuf, count, datatype)?)
+        (Place::Buffer, Arg::large(sendbuf, count, datatype)?)
     };
     Ok((place, send, recv))
 }
@@ -148,11 +214,11 @@ type ReductionFn = fn(
 ///
 /// # Safety
 /// The buffers hold what their counts and datatype describe.
-unsafe fn rootless_reduction(
+pub(super) unsafe fn rootless_reduction(
     method: ReductionFn,
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
@@ -170,7 +236,7 @@ unsafe fn rootless_reduction(
         comm,
         place,
         Place::Buffer,
-        i64::from(count),
+        count,
         datatype,
         &recv.signature,
         op_of(op)?,
@@ -212,6 +278,28 @@ pub(super) fn bcast_fast(
     root: c_int,
     comm: MPI_Comm,
 ) -> Option<c_int> {
+    bcast_fast_any(buffer, i64::from(count), datatype, root, comm)
+}
+
+#[inline(always)]
+pub(super) fn bcast_c_fast(
+    buffer: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    bcast_fast_any(buffer, count, datatype, root, comm)
+}
+
+#[inline(always)]
+fn bcast_fast_any(
+    buffer: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
     let count = usize::try_from(count).ok()?;
     if root != 0 {
         return None;
@@ -230,7 +318,7 @@ pub(super) fn bcast_fast(
 unsafe fn reduction_fast(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,
@@ -268,7 +356,7 @@ pub(super) unsafe fn allreduce_fast(
     comm: MPI_Comm,
 ) -> Option<c_int> {
     // SAFETY: the entry point's contract.
-    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+    unsafe { reduction_fast(sendbuf, recvbuf, i64::from(count), datatype, op, comm) }
 }
 
 #[inline(always)]
@@ -281,7 +369,7 @@ pub(super) unsafe fn scan_fast(
     comm: MPI_Comm,
 ) -> Option<c_int> {
     // SAFETY: the entry point's contract.
-    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+    unsafe { reduction_fast(sendbuf, recvbuf, i64::from(count), datatype, op, comm) }
 }
 
 #[inline(always)]
@@ -290,6 +378,50 @@ pub(super) unsafe fn reduce_fast(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
     count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    if root != 0 {
+        return None;
+    }
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, i64::from(count), datatype, op, comm) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn allreduce_c_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn scan_c_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { reduction_fast(sendbuf, recvbuf, count, datatype, op, comm) }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn reduce_c_fast(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
     datatype: MPI_Datatype,
     op: MPI_Op,
     root: c_int,
@@ -320,7 +452,7 @@ pub(super) unsafe fn allreduce(
             Universe::allreduce,
             sendbuf,
             recvbuf,
-            count,
+            i64::from(count),
             datatype,
             op,
             comm,
@@ -338,25 +470,12 @@ pub(super) unsafe fn scan(
     comm: MPI_Comm,
 ) -> Result<()> {
     // SAFETY: the entry point's contract.
-    unsafe { rootless_reduction(Universe::scan, sendbuf, recvbuf, count, datatype, op, comm) }
-}
-
-/// The exclusive prefix reduction: on rank 0 the receive buffer is left as it is.
-pub(super) unsafe fn exscan(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-) -> Result<()> {
-    // SAFETY: the entry point's contract.
     unsafe {
         rootless_reduction(
-            Universe::exscan,
+            Universe::scan,
             sendbuf,
             recvbuf,
-            count,
+            i64::from(count),
             datatype,
             op,
             comm,
@@ -377,9 +496,20 @@ pub(super) fn bcast(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    bcast_any(buffer, i64::from(count), datatype, root, comm)
+}
+
+/// MPI_Bcast with any count (`int` or `MPI_Count`).
+pub(super) fn bcast_any(
+    buffer: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
     let universe = universe()?;
     let comm = handles::comm(comm)?;
-    let buffer = Arg::new(buffer, count, datatype)?;
+    let buffer = Arg::large(buffer, count, datatype)?;
     universe.bcast(comm, buffer.side(), root)
 }
 
@@ -389,6 +519,24 @@ pub(super) unsafe fn reduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
     count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { reduce_any(sendbuf, recvbuf, i64::from(count), datatype, op, root, comm) }
+}
+
+/// MPI_Reduce with any count.
+///
+/// # Safety
+/// The buffers hold what their count and datatype describe.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn reduce_any(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: i64,
     datatype: MPI_Datatype,
     op: MPI_Op,
     root: c_int,
@@ -406,7 +554,7 @@ pub(super) unsafe fn reduce(
         comm,
         place,
         Place::Buffer,
-        i64::from(count),
+        count,
         datatype,
         &recv.signature,
         op_of(op)?,
@@ -422,127 +570,23 @@ pub(super) unsafe fn reduce(
 /// # Safety
 /// The buffers hold what their counts and datatypes describe.
 #[allow(clippy::too_many_arguments)] // the standard's argument list, and the engine call
-unsafe fn one_block(
+pub(super) unsafe fn one_block(
     moves: impl FnOnce(&Universe, crate::engine::Comm, Side<'_>, Side<'_>) -> Result<Option<Transfer>>,
     sendbuf: *const c_void,
-    sendcount: c_int,
+    sendcount: i64,
     sendtype: MPI_Datatype,
     recvbuf: *mut c_void,
-    recvcount: c_int,
+    recvcount: i64,
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
     let universe = universe()?;
     let comm = handles::comm(comm)?;
-    let send = Arg::new(sendbuf, sendcount, sendtype)?;
-    let recv = Arg::new(recvbuf, recvcount, recvtype)?;
+    let send = Arg::large(sendbuf, sendcount, sendtype)?;
+    let recv = Arg::large(recvbuf, recvcount, recvtype)?;
     let moved = moves(universe, comm, send.side(), recv.side())?;
     // SAFETY: the buffers the program named.
     unsafe { apply(moved, &send, &recv) }
-}
-
-/// Gathers to the root: block 0 of its receive buffer gets the send data.
-#[allow(clippy::too_many_arguments)] // the standard's argument list
-pub(super) unsafe fn gather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> Result<()> {
-    // SAFETY: the entry point's contract.
-    unsafe {
-        one_block(
-            |universe, comm, send, recv| universe.gather(comm, send, recv, root),
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            comm,
-        )
-    }
-}
-
-/// Scatters from the root: block 0 of its send buffer goes to its receive buffer.
-#[allow(clippy::too_many_arguments)] // the standard's argument list
-pub(super) unsafe fn scatter(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    root: c_int,
-    comm: MPI_Comm,
-) -> Result<()> {
-    // SAFETY: the entry point's contract.
-    unsafe {
-        one_block(
-            |universe, comm, send, recv| universe.scatter(comm, send, recv, root),
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            comm,
-        )
-    }
-}
-
-/// Gathers to every process: block 0 of the receive buffer gets the send data.
-pub(super) unsafe fn allgather(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> Result<()> {
-    // SAFETY: the entry point's contract.
-    unsafe {
-        one_block(
-            |universe, comm, send, recv| universe.allgather(comm, send, recv),
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            comm,
-        )
-    }
-}
-
-/// Every process sends a block to every other: on one process, block 0 to block 0.
-pub(super) unsafe fn alltoall(
-    sendbuf: *const c_void,
-    sendcount: c_int,
-    sendtype: MPI_Datatype,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    recvtype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> Result<()> {
-    // SAFETY: the entry point's contract.
-    unsafe {
-        one_block(
-            |universe, comm, send, recv| universe.alltoall(comm, send, recv),
-            sendbuf,
-            sendcount,
-            sendtype,
-            recvbuf,
-            recvcount,
-            recvtype,
-            comm,
-        )
-    }
 }
 
 /// Applies a predefined op locally: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
@@ -592,4 +636,75 @@ pub(super) unsafe fn reduce_local(
     let layout = data.layout();
     // SAFETY: as above; no reference to the program's memory is live.
     unsafe { buffer::deliver(inoutbuf as usize, layout.as_ref(), &result, "inoutbuf") }
+}
+
+/// MPI_Bcast with an `MPI_Count` count.
+pub(super) fn bcast_c(
+    buffer: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    bcast_any(buffer, count, datatype, root, comm)
+}
+
+/// MPI_Reduce with an `MPI_Count` count.
+///
+/// # Safety
+/// As for [`gather_c`].
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn reduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    unsafe { reduce_any(sendbuf, recvbuf, count, datatype, op, root, comm) }
+}
+
+/// MPI_Allreduce with an `MPI_Count` count.
+///
+/// # Safety
+/// As for [`gather_c`].
+pub(super) unsafe fn allreduce_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        rootless_reduction(
+            Universe::allreduce,
+            sendbuf,
+            recvbuf,
+            count,
+            datatype,
+            op,
+            comm,
+        )
+    }
+}
+
+/// MPI_Scan with an `MPI_Count` count.
+///
+/// # Safety
+/// As for [`gather_c`].
+pub(super) unsafe fn scan_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    unsafe { rootless_reduction(Universe::scan, sendbuf, recvbuf, count, datatype, op, comm) }
 }

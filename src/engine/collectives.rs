@@ -21,8 +21,9 @@
 use super::basic::{predefined_kind_at, signature_size, signatures_match, BasicKind};
 use super::error::{Error, Result};
 use super::ops::{Op, OpCall, PredefinedOp};
+use super::requests::{Delivery, Kind, RequestData, UserBuffer};
 use super::typemap::TypeMap;
-use super::{Comm, Datatype, Detail, ObjectKind, Universe};
+use super::{Comm, Datatype, Detail, ObjectKind, Request, Universe};
 
 /// One buffer argument with its count and datatype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,6 +214,24 @@ impl Universe {
     }
 }
 
+/// The delivery a start of a persistent collective makes of `data`, the packed bytes of
+/// `send` ([`Error::Internal`] if they are not its size).
+pub(crate) fn collective_delivery(
+    send: Option<&UserBuffer>,
+    recv: Option<&UserBuffer>,
+    data: Vec<u8>,
+) -> Result<Option<Delivery>> {
+    if data.len() as u64 != send.map_or(0, |b| b.bytes) {
+        return Err(Error::Internal(
+            "a persistent collective started with data of another size",
+        ));
+    }
+    Ok(recv.map(|buffer| Delivery {
+        buffer: buffer.clone(),
+        bytes: data,
+    }))
+}
+
 /// A described buffer: its element count, displacement and signature, checked.
 struct Checked<'a> {
     count: usize,
@@ -370,6 +389,67 @@ impl Universe {
             Place::InPlace => None,
             Place::Buffer => Some(Transfer::plain(n, n, bytes)),
         })
+    }
+
+    /// The request a nonblocking collective (`MPI_Ibcast` ...) returns: on one process the
+    /// operation is done when the call returns, so the request is complete at birth; a wait or
+    /// test reports it with an empty status and frees it. A shell makes it before doing the
+    /// move and drops it ([`Universe::request_complete`]) if the call then fails, so that a
+    /// failed call leaves nothing behind. Errors: [`Error::TooManyObjects`] when the request
+    /// table is full.
+    ///
+    /// ```
+    /// use mpiattr::{ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let request = universe.collective_request()?;
+    /// assert!(universe.wait(Some(request))?.freed);
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
+    pub fn collective_request(&self) -> Result<Request> {
+        self.lock()?
+            .requests
+            .insert(RequestData::plain())
+            .map(Request)
+            .ok_or(Error::TooManyObjects("request"))
+    }
+
+    /// A persistent collective's request (`MPI_Bcast_init` ...), inactive: the shell checks
+    /// the arguments as the blocking form does ([`Universe::gather`] ...), then passes the
+    /// blocks of the [`Transfer`] it got (`None` both when nothing moves). Each
+    /// [`Universe::start`] takes the packed bytes of `send` ([`Universe::start_buffer`] names
+    /// it) and completes at once; the wait that reports it delivers them into `recv`. Errors:
+    /// an invalid communicator (`MPI_ERR_COMM`), [`Error::TooManyObjects`].
+    ///
+    /// ```
+    /// use mpiattr::engine::UserBuffer;
+    /// use mpiattr::{Comm, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new(ThreadLevel::Single);
+    /// let (send, recv) = (UserBuffer::bytes(4), UserBuffer::bytes(4));
+    /// let request = universe.collective_init(Comm::WORLD, Some(send), Some(recv))?;
+    /// for round in 0..2u8 {
+    ///     assert!(universe.start_buffer(request)?.is_some());
+    ///     universe.start(request, vec![round; 4])?;
+    ///     let done = universe.wait(Some(request))?;
+    ///     assert!(!done.freed); // persistent: inactive again
+    ///     assert_eq!(done.delivery.unwrap().bytes, vec![round; 4]);
+    /// }
+    /// universe.request_free(request)?;
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
+    pub fn collective_init(
+        &self,
+        comm: Comm,
+        send: Option<UserBuffer>,
+        recv: Option<UserBuffer>,
+    ) -> Result<Request> {
+        let mut state = self.lock()?;
+        state.object(ObjectKind::Comm, comm.0)?;
+        if send.as_ref().map(|b| b.bytes) != recv.as_ref().map(|b| b.bytes) {
+            return Err(Error::Internal("a collective's blocks of different sizes"));
+        }
+        state.new_request(RequestData::active(Kind::Collective { send, recv }, true))
     }
 
     /// MPI_Barrier: returns at once. Errors: an invalid communicator (`MPI_ERR_COMM`).

@@ -12,6 +12,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use super::collectives::collective_delivery;
 use super::requests::{
     Completion, Delivery, Kind, Phase, RequestData, Status, UserBuffer, ANY_SOURCE, ANY_TAG,
     PROC_NULL,
@@ -433,6 +434,15 @@ impl State {
                 Ok(())
             }
             Kind::Partitioned(_) => self.start_partitioned(request.0),
+            Kind::Collective { send, recv } => {
+                // The move of a persistent collective (src/engine/collectives.rs).
+                let delivery = collective_delivery(send.as_ref(), recv.as_ref(), data)?;
+                entry.phase = Phase::Done(Box::new(Completion {
+                    delivery,
+                    ..Completion::empty()
+                }));
+                Ok(())
+            }
             _ => Err(Error::InvalidRequestState("not a persistent request")),
         }
     }
@@ -944,6 +954,18 @@ impl Universe {
             Kind::Send { spec, .. } => spec.buffer.clone(),
             Kind::Recv { spec } => Some(spec.buffer.clone()),
             Kind::Partitioned(p) => Some(p.buffer.clone()),
+            _ => None,
+        })
+    }
+
+    /// The buffer whose packed bytes the shell's `MPI_Start` passes to [`Universe::start`]:
+    /// a persistent send's buffer or a persistent collective's send block
+    /// ([`Universe::collective_init`]); `None` for any other request (which starts with no
+    /// data).
+    pub fn start_buffer(&self, request: Request) -> Result<Option<UserBuffer>> {
+        Ok(match &self.lock()?.request(request)?.kind {
+            Kind::Send { spec, .. } => spec.buffer.clone(),
+            Kind::Collective { send, .. } => send.clone(),
             _ => None,
         })
     }

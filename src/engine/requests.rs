@@ -204,6 +204,13 @@ pub(crate) enum Kind {
     Generalized(Arc<dyn GeneralizedRequest>),
     /// One side of a partitioned communication.
     Partitioned(Box<Partitioned>),
+    /// A persistent collective (`MPI_Bcast_init` ...) on one process: each start turns the
+    /// packed bytes of `send` into a delivery into `recv` (`None` both when nothing moves:
+    /// `MPI_IN_PLACE`, a broadcast, an exclusive scan).
+    Collective {
+        send: Option<UserBuffer>,
+        recv: Option<UserBuffer>,
+    },
 }
 
 impl std::fmt::Debug for Kind {
@@ -214,6 +221,7 @@ impl std::fmt::Debug for Kind {
             Kind::Recv { spec } => write!(f, "Recv({spec:?})"),
             Kind::Generalized(_) => f.write_str("Generalized"),
             Kind::Partitioned(p) => write!(f, "Partitioned({p:?})"),
+            Kind::Collective { send, recv } => write!(f, "Collective({send:?}, {recv:?})"),
         }
     }
 }

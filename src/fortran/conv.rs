@@ -133,6 +133,10 @@ fn status_ignored(address: usize) -> bool {
         )
 }
 
+/// The entries of a per-process array (a v or w collective's counts, displacements and
+/// datatypes): one, as every communicator holds this one process.
+pub(crate) const PROCESSES: c_int = 1;
+
 // ---- scalars and handles ----------------------------------------------------------------
 
 /// A Fortran INTEGER as a C `int`: `INT_MIN` if it does not fit (see the module's comment).

@@ -144,6 +144,128 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Op_commutative(MPI_SUM, &o.i));
         MPI_Op sum = MPI_SUM;
         OUTSIDE_INOUT(sum, MPI_Op_free(&sum));
+        OUTSIDE(MPI_Bcast_c(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_c(data, data + 1, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Allreduce_c(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Scan_c(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Gather_c(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Scatter_c(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Allgather_c(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Alltoall_c(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Exscan_c(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        int one[1] = {1}, zero[1] = {0};
+        MPI_Count cone[1] = {1};
+        MPI_Aint czero[1] = {0};
+        MPI_Datatype ints[1] = {MPI_INT};
+        OUTSIDE(MPI_Gatherv(data, 1, MPI_INT, data + 1, one, zero, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Gatherv_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT, 0,
+                              MPI_COMM_WORLD));
+        OUTSIDE(MPI_Scatterv(data, one, zero, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Scatterv_c(data, cone, czero, MPI_INT, data + 1, 1, MPI_INT, 0,
+                               MPI_COMM_WORLD));
+        OUTSIDE(MPI_Allgatherv(data, 1, MPI_INT, data + 1, one, zero, MPI_INT, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Allgatherv_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                 MPI_COMM_WORLD));
+        OUTSIDE(MPI_Alltoallv(data, one, zero, MPI_INT, data + 1, one, zero, MPI_INT,
+                              MPI_COMM_WORLD));
+        OUTSIDE(MPI_Alltoallv_c(data, cone, czero, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                MPI_COMM_WORLD));
+        OUTSIDE(MPI_Alltoallw(data, one, zero, ints, data + 1, one, zero, ints, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Alltoallw_c(data, cone, czero, ints, data + 1, cone, czero, ints,
+                                MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_scatter(data, data + 1, one, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_scatter_c(data, data + 1, cone, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_scatter_block(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Reduce_scatter_block_c(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Ibarrier(MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ibcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Igather(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                            &o.request));
+        OUTSIDE(MPI_Igatherv(data, 1, MPI_INT, data + 1, one, zero, MPI_INT, 0, MPI_COMM_WORLD,
+                             &o.request));
+        OUTSIDE(MPI_Igatherv_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT, 0,
+                               MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Iscatter(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                             &o.request));
+        OUTSIDE(MPI_Iscatterv(data, one, zero, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                              &o.request));
+        OUTSIDE(MPI_Iscatterv_c(data, cone, czero, MPI_INT, data + 1, 1, MPI_INT, 0,
+                                MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Iallgather(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD,
+                               &o.request));
+        OUTSIDE(MPI_Iallgatherv(data, 1, MPI_INT, data + 1, one, zero, MPI_INT, MPI_COMM_WORLD,
+                                &o.request));
+        OUTSIDE(MPI_Iallgatherv_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                  MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ialltoall(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD,
+                              &o.request));
+        OUTSIDE(MPI_Ialltoallv(data, one, zero, MPI_INT, data + 1, one, zero, MPI_INT,
+                               MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ialltoallv_c(data, cone, czero, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                 MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ialltoallw(data, one, zero, ints, data + 1, one, zero, ints, MPI_COMM_WORLD,
+                               &o.request));
+        OUTSIDE(MPI_Ialltoallw_c(data, cone, czero, ints, data + 1, cone, czero, ints,
+                                 MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ireduce(data, data + 1, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Iallreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ireduce_scatter(data, data + 1, one, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                    &o.request));
+        OUTSIDE(MPI_Ireduce_scatter_c(data, data + 1, cone, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                      &o.request));
+        OUTSIDE(MPI_Ireduce_scatter_block(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                          &o.request));
+        OUTSIDE(MPI_Ireduce_scatter_block_c(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                            &o.request));
+        OUTSIDE(MPI_Iscan(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Iexscan(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Bcast_init(data, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Gather_init(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Gatherv_init(data, 1, MPI_INT, data + 1, one, zero, MPI_INT, 0,
+                                 MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Gatherv_init_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT, 0,
+                                   MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Scatter_init(data, 1, MPI_INT, data + 1, 1, MPI_INT, 0, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Scatterv_init(data, one, zero, MPI_INT, data + 1, 1, MPI_INT, 0,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Scatterv_init_c(data, cone, czero, MPI_INT, data + 1, 1, MPI_INT, 0,
+                                    MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Allgather_init(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD,
+                                   MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Allgatherv_init(data, 1, MPI_INT, data + 1, one, zero, MPI_INT,
+                                    MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Allgatherv_init_c(data, 1, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                      MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Alltoall_init(data, 1, MPI_INT, data + 1, 1, MPI_INT, MPI_COMM_WORLD,
+                                  MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Alltoallv_init(data, one, zero, MPI_INT, data + 1, one, zero, MPI_INT,
+                                   MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Alltoallv_init_c(data, cone, czero, MPI_INT, data + 1, cone, czero, MPI_INT,
+                                     MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Alltoallw_init(data, one, zero, ints, data + 1, one, zero, ints,
+                                   MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Alltoallw_init_c(data, cone, czero, ints, data + 1, cone, czero, ints,
+                                     MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Reduce_init(data, data + 1, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Allreduce_init(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                   MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Reduce_scatter_init(data, data + 1, one, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                        MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Reduce_scatter_init_c(data, data + 1, cone, MPI_INT, MPI_SUM,
+                                          MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Reduce_scatter_block_init(data, data + 1, 1, MPI_INT, MPI_SUM,
+                                              MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Reduce_scatter_block_init_c(data, data + 1, 1, MPI_INT, MPI_SUM,
+                                                MPI_COMM_WORLD, MPI_INFO_NULL, &o.request));
+        OUTSIDE(MPI_Scan_init(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &o.request));
+        OUTSIDE(MPI_Exscan_init(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &o.request));
+        CHECK_MSG(data[0] == 0 && data[1] == 0, "%s: a collective wrote its buffer", x->when);
     }
 
     /* keyvals and attributes without an object */

@@ -494,3 +494,76 @@ fn signatures_must_fit_their_datatypes() {
         .unwrap_err();
     assert_eq!(error.class(), ErrorClass::Intern);
 }
+
+#[test]
+fn nonblocking_requests_are_complete_at_birth() {
+    let f = fixture();
+    let u = &f.universe;
+    let before = u.request_count().unwrap();
+    let request = u.collective_request().unwrap();
+    assert_eq!(u.request_count().unwrap(), before + 1);
+    let done = u.test(Some(request)).unwrap().expect("complete at once");
+    assert!(done.freed);
+    assert!(done.delivery.is_none());
+    assert_eq!(u.request_count().unwrap(), before);
+    // A shell that fails after making one drops it: nothing is left behind.
+    let dropped = u.collective_request().unwrap();
+    u.request_complete(dropped).unwrap();
+    assert_eq!(u.request_count().unwrap(), before);
+}
+
+#[test]
+fn persistent_collectives_move_at_each_start() {
+    let f = fixture();
+    let u = &f.universe;
+    let before = u.request_count().unwrap();
+    let block = |bytes| UserBuffer {
+        address: 0x1000,
+        count: 2,
+        datatype: f.int,
+        bytes,
+        layout: None,
+    };
+    // A bad communicator, or blocks of different sizes (a shell bug), make nothing.
+    assert_eq!(
+        class(u.collective_init(f.freed_comm, Some(block(8)), Some(block(8)))),
+        ErrorClass::Comm
+    );
+    assert_eq!(
+        class(u.collective_init(Comm::WORLD, Some(block(8)), Some(block(4)))),
+        ErrorClass::Intern
+    );
+    assert_eq!(u.request_count().unwrap(), before);
+
+    let request = u
+        .collective_init(Comm::WORLD, Some(block(8)), Some(block(8)))
+        .unwrap();
+    assert_eq!(u.start_buffer(request).unwrap(), Some(block(8)));
+    // Inactive until started: a wait reports an empty status and keeps it.
+    let idle = u.wait(Some(request)).unwrap();
+    assert!(!idle.freed && idle.delivery.is_none());
+    for round in 1..=2u8 {
+        u.start(request, vec![round; 8]).unwrap();
+        // Started twice without completing: refused, still the first start's data.
+        assert_eq!(class(u.start(request, vec![9; 8])), ErrorClass::Request);
+        let done = u.wait(Some(request)).unwrap();
+        assert!(!done.freed);
+        let delivery = done.delivery.expect("the receive block gets the data");
+        assert_eq!(delivery.buffer, block(8));
+        assert_eq!(delivery.bytes, vec![round; 8]);
+    }
+    // Data of another size than the send block is a shell bug, and starts nothing.
+    assert_eq!(class(u.start(request, vec![0; 3])), ErrorClass::Intern);
+    assert!(u.wait(Some(request)).unwrap().delivery.is_none());
+    u.request_free(request).unwrap();
+    assert_eq!(u.request_count().unwrap(), before);
+
+    // Nothing moves (in place, a broadcast): starts with no data, completes with no delivery.
+    let empty = u.collective_init(Comm::WORLD, None, None).unwrap();
+    assert_eq!(u.start_buffer(empty).unwrap(), None);
+    u.startall(vec![(empty, Vec::new())]).unwrap();
+    let done = u.wait(Some(empty)).unwrap();
+    assert!(!done.freed && done.delivery.is_none());
+    u.request_free(empty).unwrap();
+    assert_eq!(u.request_count().unwrap(), before);
+}
