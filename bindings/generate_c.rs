@@ -646,6 +646,11 @@ fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
         "CHARACTER" => "string".to_string(),
         "TYPE(*), DIMENSION(..)" => "choice".to_string(),
         "TYPE(C_PTR)" => "baseptr".to_string(),
+        "PROCEDURE" if param.name == "user_fn" => "user_fn".to_string(),
+        "PROCEDURE" if param.name.ends_with("errhandler_fn") => {
+            let object = param.name.trim_end_matches("_errhandler_fn");
+            format!("errhandler_fn {object}")
+        }
         "PROCEDURE" => {
             let role = if param.name.contains("copy") {
                 "copy_fn"

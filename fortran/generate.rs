@@ -46,6 +46,10 @@ enum Type {
     Baseptr,
     CopyFn(Callback),
     DeleteFn(Callback),
+    /// MPI_OP_CREATE's user function (`MPI_User_function`).
+    UserFn,
+    /// An error handler function; the object's handle type (`MPI_Comm`).
+    ErrhandlerFn(&'static str),
     /// An array of assumed size (`int[]`, `request[]`, `status[]`).
     Array(Box<Type>),
 }
@@ -106,6 +110,14 @@ fn parse_type(words: &[&str], line: &str) -> Type {
         "baseptr" => Type::Baseptr,
         "copy_fn" => Type::CopyFn(callback(words.get(1))),
         "delete_fn" => Type::DeleteFn(callback(words.get(1))),
+        "user_fn" => Type::UserFn,
+        "errhandler_fn" => Type::ErrhandlerFn(match words.get(1).copied() {
+            Some("comm") => "MPI_Comm",
+            Some("win") => "MPI_Win",
+            Some("session") => "MPI_Session",
+            Some("file") => "MPI_File",
+            other => panic!("routines.txt: unknown error handler kind {other:?} in `{line}`"),
+        }),
         other => panic!("routines.txt: unknown type `{other}` in `{line}`"),
     }
 }
@@ -195,7 +207,9 @@ fn rust_param(arg: &Argument) -> &'static str {
         (Type::String, Mode::In) => "*const u8",
         (Type::String, _) => "*mut u8",
         (Type::Choice, _) => "*mut c_void",
-        (Type::CopyFn(_) | Type::DeleteFn(_), _) => "FortranProc",
+        (Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_), _) => {
+            "FortranProc"
+        }
         (Type::Array(_), _) => panic!("routines.txt: a hand-written routine with an array"),
     }
 }
@@ -208,7 +222,9 @@ fn rust_value(arg: &Argument) -> String {
         (Type::String, _) => format!("text_out({n}, {n}_len, \"{n}\")?"),
         (Type::Status, _) => format!("Out::new({n}.cast::<Status>(), \"{n}\")?"),
         (Type::Choice, _) => format!("{n} as usize"),
-        (Type::CopyFn(_) | Type::DeleteFn(_), _) => n.clone(),
+        (Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_), _) => {
+            n.clone()
+        }
         (_, Mode::In) => format!("read({n}, \"{n}\")?"),
         (_, _) => format!("Out::new({n}, \"{n}\")?"),
     }
@@ -224,7 +240,9 @@ fn rust_describe(arg: &Argument) -> Option<String> {
         Type::Handle(_) => format!("&HandleArg({n})"),
         Type::String => format!("&Text({n}, {n}_len)"),
         Type::Choice => format!("&Address({n} as usize)"),
-        Type::CopyFn(_) | Type::DeleteFn(_) => format!("&Callback({n})"),
+        Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_) => {
+            format!("&Callback({n})")
+        }
         _ => format!("&Value({n})"),
     })
 }
@@ -593,7 +611,14 @@ fn fortran_declaration(
                 format!("type(*), dimension(*) :: {n}"),
             ]
         }
-        (Type::CopyFn(_) | Type::DeleteFn(_), Binding::Mpi) => format!("external :: {n}"),
+        (
+            Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_),
+            Binding::Mpi,
+        ) => format!("external :: {n}"),
+        (Type::UserFn, Binding::F08) => format!("procedure(MPI_User_function) :: {n}"),
+        (Type::ErrhandlerFn(object), Binding::F08) => {
+            format!("procedure({object}_errhandler_function) :: {n}")
+        }
         // MPI_KEYVAL_CREATE in `use mpi_f08`: any procedure, as MPICH and Open MPI (which
         // leave the MPI-1 routines out of mpi_f08) accept; programs pass MPI_NULL_COPY_FN,
         // MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN and callbacks of either convention.
@@ -888,6 +913,28 @@ fn f08_callback_interfaces(out: &mut String) {
         )
         .unwrap();
     }
+    for object in ["MPI_Comm", "MPI_Win", "MPI_Session", "MPI_File"] {
+        let argument = object.trim_start_matches("MPI_").to_lowercase();
+        writeln!(
+            out,
+            "    subroutine {object}_errhandler_function({argument}, error_code)
+      import
+      type({object}) :: {argument}
+      integer :: error_code
+    end subroutine {object}_errhandler_function"
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        "    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function"
+    )
+    .unwrap();
     writeln!(
         out,
         "    subroutine MPI_Copy_function(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)

@@ -442,7 +442,7 @@ fn f08_type(ours: &str) -> &'static str {
         "status" => "TYPE(MPI_Status)",
         "choice" => "TYPE(*), DIMENSION(..)",
         "baseptr" => "TYPE(C_PTR)",
-        "copy_fn" | "delete_fn" => "PROCEDURE",
+        "copy_fn" | "delete_fn" | "user_fn" | "errhandler_fn" => "PROCEDURE",
         _ => "?",
     }
 }

@@ -180,6 +180,8 @@ programs!(
     p2p_usempi,
     usempi_callbacks,
     usempi_predefined,
+    user_callbacks_f08,
+    user_callbacks_mpif,
 );
 
 // ---- constants ----------------------------------------------------------------------------

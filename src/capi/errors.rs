@@ -4,9 +4,7 @@ use std::ffi::{c_char, c_int};
 
 use super::{handles, universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Errhandler, MPI_Win};
-use crate::engine::{
-    ErrhandlerFunction, ErrhandlerKind, ErrhandlerObject, Error, ErrorHandler, Result,
-};
+use crate::engine::{ErrhandlerFunction, ErrhandlerKind, ErrhandlerObject, Error, Result};
 use crate::ffi::{self, errhandler_from_value, errhandler_value};
 use std::sync::Arc;
 
@@ -182,27 +180,20 @@ pub(super) fn remove_error_string(errorcode: c_int) -> Result<()> {
     universe()?.remove_error_string(errorcode)
 }
 
-/// The Fortran integer of an error handler: the ABI value of the predefined ones, the
-/// value of MPI_ERRHANDLER_NULL for anything else (user handlers have no Fortran integer
-/// yet).
+/// The Fortran integer of an error handler: the ABI value of a predefined one, a user
+/// handler's own integer, the value of MPI_ERRHANDLER_NULL for anything else.
 pub(super) fn errhandler_c2f(errhandler: MPI_Errhandler) -> abi::MPI_Fint {
-    let value = errhandler as usize;
-    match errhandler_from_value(value) {
-        Ok(ErrorHandler::User(_)) | Err(_) => {
-            abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as abi::MPI_Fint
-        }
-        Ok(_) => value as abi::MPI_Fint,
+    match errhandler_from_value(errhandler as usize) {
+        Ok(_) => handles::errhandler_to_fortran(errhandler as usize) as abi::MPI_Fint,
+        Err(_) => abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as abi::MPI_Fint,
     }
 }
 
 /// The error handler of a Fortran integer (MPI_ERRHANDLER_NULL if it names none).
 pub(super) fn errhandler_f2c(errhandler: abi::MPI_Fint) -> MPI_Errhandler {
-    let value = usize::try_from(errhandler).unwrap_or(0);
-    match errhandler_from_value(value) {
-        Ok(ErrorHandler::User(_)) | Err(_) => {
-            handle(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize)
-        }
-        Ok(_) => handle(value),
+    match handles::errhandler_from_fortran(i64::from(errhandler)) {
+        Some(value) if errhandler_from_value(value).is_ok() => handle(value),
+        _ => handle(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as usize),
     }
 }
 

@@ -170,6 +170,17 @@ impl Universe {
         Ok(Some(data.kind))
     }
 
+    /// The user handler whose record is at table index `index`, if any (records are never
+    /// removed, so an index names one handler for good): how a Fortran integer, which
+    /// holds the index, finds its handler.
+    pub fn errhandler_at(&self, index: u32) -> Result<Option<ErrorHandler>> {
+        Ok(self
+            .lock()?
+            .errhandlers
+            .id_at(index)
+            .map(ErrorHandler::User))
+    }
+
     /// The function of a user handler, to run with no lock held (`None` for a predefined
     /// one). Works after the program freed its handles: objects may still use it.
     pub fn errhandler_function(

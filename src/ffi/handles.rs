@@ -7,8 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, Group, HandleProblem, Id, Info, ObjectKind, Op, OtherKind, PredefinedOp,
-    Request, Result, Session, Universe, Win,
+    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, ObjectKind, Op, OtherKind,
+    PredefinedOp, Request, Result, Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
@@ -329,6 +329,42 @@ pub(crate) fn errhandler_handle(id: Id) -> usize {
 pub(crate) fn errhandler_id(value: usize) -> Option<Id> {
     (value >= PREDEFINED_LIMIT && value & 0xf == 8)
         .then(|| Id::from_parts(((value >> 4) & 0xffff_ffff) as u32, (value >> 36) as u32))
+}
+
+/// The Fortran integer of an error handler's C handle: a predefined handler's ABI value,
+/// a user handler's table index and generation code with tag 8 (as [`fortran_value`] lays
+/// out other objects), MPI_ERRHANDLER_NULL's value for anything else.
+pub(crate) fn errhandler_to_fortran(value: usize) -> i64 {
+    match errhandler_id(value) {
+        Some(id) => FORTRAN_BITS
+            .encode(8, id)
+            .unwrap_or(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as i64),
+        None => i64::try_from(value)
+            .ok()
+            .filter(|v| *v < PREDEFINED_LIMIT as i64)
+            .unwrap_or(abi::MPIATTR_HANDLE_MPI_ERRHANDLER_NULL as i64),
+    }
+}
+
+/// The C handle of an error handler's Fortran integer ([`errhandler_to_fortran`]'s
+/// inverse); `None` for an integer that names no user handler and is no small value (a
+/// predefined handler's, or one the C function will refuse itself).
+pub(crate) fn errhandler_from_fortran(value: i64) -> Option<usize> {
+    if let Ok(raw) = usize::try_from(value) {
+        if raw < PREDEFINED_LIMIT {
+            return Some(raw);
+        }
+    }
+    let (tag, index, code) = FORTRAN_BITS.decode(value)?;
+    if tag != 8 {
+        return None;
+    }
+    match super::universe().ok()?.errhandler_at(index).ok()? {
+        Some(ErrorHandler::User(id)) if FORTRAN_BITS.code(id.generation()) == code => {
+            Some(errhandler_handle(id))
+        }
+        _ => None,
+    }
 }
 
 /// The communicator a C handle names.

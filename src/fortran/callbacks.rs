@@ -5,15 +5,18 @@
 //! INTEGER(KIND=MPI_ADDRESS_KIND). Which values they are shown and how a copy's result is
 //! stored is the engine's business: it knows the keyval's [`Language`].
 
+use std::ffi::c_void;
 use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
 use super::{logical, FortranProc};
 use crate::abi;
 use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Fint, Keyval,
-    KeyvalSpec, Language, ObjectKind, Result, Universe, Word,
+    AnyObject, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
+    ErrhandlerFunction, ErrhandlerObject, Error, Fint, Keyval, KeyvalSpec, Language, ObjectKind,
+    Result, Universe, UserFunction, Word,
 };
+use crate::ffi::handles::fortran_value;
 use crate::ffi::unwind::{fortran_handle, MustReturn};
 
 /// What a predefined Fortran callback stands for when passed to a create call.
@@ -264,4 +267,74 @@ pub(super) fn keyval_spec(
         copy,
         delete,
     })
+}
+
+/// A Fortran user function of MPI_OP_CREATE (`MPI_User_function`): the buffers' addresses,
+/// then LEN and DATATYPE by reference (in `use mpi_f08` the buffers are TYPE(C_PTR), VALUE,
+/// which is the same call).
+type UserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut Fint, *mut Fint);
+
+/// A user op whose function is a Fortran procedure: MPI_Reduce_local calls it with the
+/// datatype's Fortran integer.
+struct FortranUserFunction(UserFn);
+
+impl UserFunction for FortranUserFunction {
+    fn call(&self, input: usize, inout: usize, count: usize, datatype: Datatype) {
+        let mut len = Fint::try_from(count).unwrap_or(Fint::MAX);
+        let mut datatype = fortran_value::<abi::MPI_Datatype>(datatype)
+            .map_or(abi::MPIATTR_HANDLE_MPI_DATATYPE_NULL as Fint, |v| v as Fint);
+        // SAFETY: the program's procedure, called in MPI_User_function's convention with the
+        // buffers the program passed and references to locals for LEN and DATATYPE.
+        unsafe {
+            (self.0)(
+                input as *mut c_void,
+                inout as *mut c_void,
+                &mut len,
+                &mut datatype,
+            )
+        }
+    }
+}
+
+/// The engine's user function for a Fortran procedure passed to MPI_OP_CREATE.
+pub(super) fn user_function(function: FortranProc) -> Result<Arc<dyn UserFunction>> {
+    let function = function.ok_or(Error::InvalidArgument("user_fn is no procedure"))?;
+    // SAFETY: a procedure passed to MPI_OP_CREATE has MPI_User_function's interface.
+    let function = unsafe { std::mem::transmute::<unsafe extern "C" fn(), UserFn>(function) };
+    Ok(Arc::new(FortranUserFunction(function)))
+}
+
+/// A Fortran error handler procedure: the object's handle and the error code, by reference.
+type ErrhandlerFn = unsafe extern "C" fn(*mut Fint, *mut Fint);
+
+/// A user error handler whose function is a Fortran procedure: called with the Fortran
+/// integer of the object (MPI_FILE_NULL's value for files) and the code.
+struct FortranErrhandler(ErrhandlerFn);
+
+impl ErrhandlerFunction for FortranErrhandler {
+    fn call(&self, object: ErrhandlerObject, code: &mut i32) {
+        let handle = match object {
+            ErrhandlerObject::Comm(comm) => fortran_value::<abi::MPI_Comm>(comm),
+            ErrhandlerObject::Win(win) => fortran_value::<abi::MPI_Win>(win),
+            ErrhandlerObject::Session(session) => fortran_value::<abi::MPI_Session>(session),
+            ErrhandlerObject::FileNull => Ok(abi::MPIATTR_HANDLE_MPI_FILE_NULL as i64),
+        };
+        let mut handle = handle.map_or(0, |v| v as Fint);
+        let mut fortran_code = Fint::from(*code);
+        // SAFETY: the program's procedure, called in its error handler convention with
+        // references to locals.
+        unsafe { (self.0)(&mut handle, &mut fortran_code) };
+        *code = i32::try_from(fortran_code).unwrap_or(*code);
+    }
+}
+
+/// The engine's error handler function for a Fortran procedure passed to
+/// MPI_*_CREATE_ERRHANDLER.
+pub(super) fn errhandler_function(function: FortranProc) -> Result<Arc<dyn ErrhandlerFunction>> {
+    let function = function.ok_or(Error::InvalidArgument(
+        "the handler function is no procedure",
+    ))?;
+    // SAFETY: a procedure passed to MPI_*_CREATE_ERRHANDLER has the error handler interface.
+    let function = unsafe { std::mem::transmute::<unsafe extern "C" fn(), ErrhandlerFn>(function) };
+    Ok(Arc::new(FortranErrhandler(function)))
 }

@@ -193,7 +193,25 @@ macro_rules! same_value_handles {
         }
     )*};
 }
-same_value_handles!(abi::MPI_Errhandler, abi::MPI_Message, abi::MPI_File);
+same_value_handles!(abi::MPI_Message, abi::MPI_File);
+
+/// Error handlers: a predefined one's Fortran integer is its C value; a user handler's holds
+/// its table index (src/ffi/handles.rs, `errhandler_to_fortran`). An integer that names
+/// nothing becomes a C handle that names nothing, for the C body to refuse.
+impl FortranHandle for abi::MPI_Errhandler {
+    fn from_fint(value: i64) -> Result<abi::MPI_Errhandler> {
+        Ok(
+            crate::ffi::handles::errhandler_from_fortran(value).unwrap_or(usize::MAX)
+                as abi::MPI_Errhandler,
+        )
+    }
+    fn to_fint(self) -> Result<i64> {
+        Ok(crate::ffi::handles::errhandler_to_fortran(self as usize))
+    }
+    fn unset() -> abi::MPI_Errhandler {
+        usize::MAX as abi::MPI_Errhandler
+    }
+}
 
 /// How a value crosses between a Fortran argument (`F`) and the C body's (`C`).
 pub(crate) trait Conv {

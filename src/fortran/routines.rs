@@ -4,12 +4,12 @@
 
 use std::ffi::c_int;
 
-use super::callbacks::keyval_spec;
+use super::callbacks::{errhandler_function, keyval_spec, user_function};
 use super::{fill, logical, FortranProc};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Info, MPI_Win};
 use crate::engine::{
-    Comm, Datatype, Error, Fint, Keyval, Language, Object, ObjectKind, Result, ThreadLevel, Win,
-    Word,
+    Comm, Datatype, ErrhandlerKind, Error, Fint, Keyval, Language, Object, ObjectKind, Result,
+    ThreadLevel, Win, Word,
 };
 use crate::ffi::handles::{self, fortran_object, fortran_value, CHandle};
 use crate::ffi::{self, universe, Out};
@@ -322,6 +322,45 @@ pub(super) fn error_string(code: Fint, string: &mut [u8], mut resultlen: Out<Fin
     let text = ffi::error_string(int(code, Error::InvalidErrorCode)?)?;
     resultlen.set(fill(string, text.as_bytes()));
     Ok(())
+}
+
+/// A user error handler of `kind` calling a Fortran procedure; its Fortran integer.
+fn create_errhandler(
+    kind: ErrhandlerKind,
+    function: FortranProc,
+    mut errhandler: Out<Fint>,
+) -> Result<()> {
+    let handler = universe()?.errhandler_create(kind, errhandler_function(function)?)?;
+    let value = handles::errhandler_to_fortran(ffi::errhandler_value(handler));
+    errhandler.set(value as Fint);
+    Ok(())
+}
+
+pub(super) fn comm_create_errhandler(function: FortranProc, errhandler: Out<Fint>) -> Result<()> {
+    create_errhandler(ErrhandlerKind::Comm, function, errhandler)
+}
+
+pub(super) fn win_create_errhandler(function: FortranProc, errhandler: Out<Fint>) -> Result<()> {
+    create_errhandler(ErrhandlerKind::Win, function, errhandler)
+}
+
+pub(super) fn session_create_errhandler(
+    function: FortranProc,
+    errhandler: Out<Fint>,
+) -> Result<()> {
+    create_errhandler(ErrhandlerKind::Session, function, errhandler)
+}
+
+pub(super) fn file_create_errhandler(function: FortranProc, errhandler: Out<Fint>) -> Result<()> {
+    create_errhandler(ErrhandlerKind::File, function, errhandler)
+}
+
+// ---- reduction operations -----------------------------------------------------------------
+
+/// A user op calling a Fortran procedure; COMMUTE is a LOGICAL.
+pub(super) fn op_create(function: FortranProc, commute: Fint, mut op: Out<Fint>) -> Result<()> {
+    let made = universe()?.op_create(user_function(function)?, commute != 0);
+    store::<abi::MPI_Op>(&mut op, made)
 }
 
 /// The common cases of the attribute routines, on the raw arguments and without any call:

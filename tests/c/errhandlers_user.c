@@ -84,6 +84,13 @@ int main(int argc, char **argv)
     REQUIRE_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     CHECK_OK(MPI_Comm_create_errhandler(comm_handler, &eh));
     CHECK_NE_HANDLE(eh, MPI_ERRHANDLER_NULL);
+    /* A user handler's Fortran integer crosses back to the same handle. */
+    MPI_Fint f_eh = MPI_Errhandler_c2f(eh);
+    CHECK(f_eh != MPI_Errhandler_c2f(MPI_ERRHANDLER_NULL));
+    CHECK(f_eh != MPI_Errhandler_c2f(MPI_ERRORS_RETURN));
+    CHECK_EQ_HANDLE(MPI_Errhandler_f2c(f_eh), eh);
+    CHECK_EQ_HANDLE(MPI_Errhandler_f2c(MPI_Errhandler_c2f(MPI_ERRORS_RETURN)), MPI_ERRORS_RETURN);
+    CHECK_EQ_HANDLE(MPI_Errhandler_f2c(f_eh + 16), MPI_ERRHANDLER_NULL);
     CHECK_OK(MPI_Comm_set_errhandler(c, eh));
     MPI_Errhandler stale = eh;
     CHECK_OK(MPI_Errhandler_free(&eh));
