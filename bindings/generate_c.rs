@@ -859,7 +859,11 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
     if is_choice(param) {
         return Reading::Choice;
     }
-    if param.kind == "STRING" && base == "char" && !array && pointers == 1 {
+    // `char*` or `const char[]` (MPI_Pack_external's datarep): a CHARACTER(LEN=*).
+    if param.kind == "STRING"
+        && base == "char"
+        && (!array && pointers == 1 || array && pointers == 0)
+    {
         return Reading::Text;
     }
     let scalar = match base {

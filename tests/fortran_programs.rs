@@ -158,6 +158,7 @@ programs!(
     coll_f08,
     cxx_exception_f,
     errors_f,
+    external32_f,
     f08_attrs,
     f08_mpi1_attrs,
     f77_fixed,
