@@ -770,8 +770,9 @@ const SPECIAL_VARIABLES: &[(&str, &str, &str)] = &[
     ("MPI_STATUS_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_STATUSES_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_ERRCODES_IGNORE", "INTEGER", "integer"),
-    ("MPI_ARGV_NULL", "CHARACTER(LEN=1)", "character(len=1)"),
-    ("MPI_ARGVS_NULL", "CHARACTER(LEN=1)", "character(len=1)"),
+    // 16 characters: gfortran aligns such a COMMON block to 16 bytes, as the library's.
+    ("MPI_ARGV_NULL", "CHARACTER(LEN=16)", "character(len=1)"),
+    ("MPI_ARGVS_NULL", "CHARACTER(LEN=16)", "character(len=1)"),
     ("MPI_UNWEIGHTED", "INTEGER", "integer"),
     ("MPI_WEIGHTS_EMPTY", "INTEGER", "integer"),
 ];

@@ -750,7 +750,8 @@ fn wrappers_build_and_run_c_cpp_and_fortran() {
 /// The bundled examples a user would try first: an ordinary parallel solver (conjugate
 /// gradients with the everyday collectives, point-to-point, a group, a vector datatype and a
 /// cached workspace) builds with the wrapper unchanged and runs as one process, directly and
-/// through mpiexec; it checks its own solution and prints `OK serial_solver`.
+/// through mpiexec; it checks its own solution and prints `OK serial_solver`. Its Fortran
+/// version (`use mpi`) builds with mpifort and prints `OK serial_solver_f`.
 #[test]
 fn bundled_solver_builds_and_runs() {
     let dir = work_dir("examples");
@@ -764,6 +765,15 @@ fn bundled_solver_builds_and_runs() {
     compile("examples/serial_solver.c", &mut cmd);
     check_program("serial_solver", &[], &exe);
     check_program("serial_solver", &["mpiexec", "-n", "1"], &exe);
+    let exe = dir.join("serial_solver_f");
+    let mut cmd = wrapper("mpifort");
+    // A callback's unused dummy arguments are part of its interface.
+    cmd.args(["-Wall", "-Werror", "-Wno-unused-dummy-argument", "-O2"])
+        .arg(repo().join("examples").join("serial_solver.f90"))
+        .arg("-o")
+        .arg(&exe);
+    compile("examples/serial_solver.f90", &mut cmd);
+    check_program("serial_solver_f", &[], &exe);
 }
 
 /// Negative control: a Fortran program compiled without the wrapper's INTEGER flag (or with

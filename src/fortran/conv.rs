@@ -53,6 +53,11 @@ impl<T> SpecialVariable<T> {
 
 const STATUS_SIZE: usize = abi::MPI_F_STATUS_SIZE as usize;
 
+/// A COMMON block of 16 characters, aligned as gfortran aligns it (16 bytes), so that the
+/// linker sees the program's block and the library's agree.
+#[repr(C, align(16))]
+pub struct Characters16([u8; 16]);
+
 macro_rules! special_variables {
     ($($(#[$doc:meta])* $name:ident: $ty:ty = $init:expr;)*) => {$(
         $(#[$doc])*
@@ -74,10 +79,10 @@ special_variables! {
     mpiattr_statuses_ignore_: Status = [0; STATUS_SIZE];
     /// `COMMON /MPIATTR_ERRCODES_IGNORE/ MPI_ERRCODES_IGNORE(1)`.
     mpiattr_errcodes_ignore_: Fint = 0;
-    /// `COMMON /MPIATTR_ARGV_NULL/ MPI_ARGV_NULL(1)` (CHARACTER(LEN=1)).
-    mpiattr_argv_null_: [u8; 1] = [b' '];
-    /// `COMMON /MPIATTR_ARGVS_NULL/ MPI_ARGVS_NULL(1, 1)` (CHARACTER(LEN=1)).
-    mpiattr_argvs_null_: [u8; 1] = [b' '];
+    /// `COMMON /MPIATTR_ARGV_NULL/ MPI_ARGV_NULL(1)` (CHARACTER(LEN=16)).
+    mpiattr_argv_null_: Characters16 = Characters16([b' '; 16]);
+    /// `COMMON /MPIATTR_ARGVS_NULL/ MPI_ARGVS_NULL(1, 1)` (CHARACTER(LEN=16)).
+    mpiattr_argvs_null_: Characters16 = Characters16([b' '; 16]);
     /// `COMMON /MPIATTR_UNWEIGHTED/ MPI_UNWEIGHTED(1)`.
     mpiattr_unweighted_: Fint = 0;
     /// `COMMON /MPIATTR_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY(1)`.
