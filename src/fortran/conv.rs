@@ -193,7 +193,7 @@ macro_rules! same_value_handles {
         }
     )*};
 }
-same_value_handles!(abi::MPI_Errhandler, abi::MPI_Message, abi::MPI_File);
+same_value_handles!(abi::MPI_Errhandler, abi::MPI_File);
 
 /// How a value crosses between a Fortran argument (`F`) and the C body's (`C`).
 pub(crate) trait Conv {
@@ -225,6 +225,29 @@ impl Conv for Int {
     }
     fn output(c: c_int) -> Result<Fint> {
         Ok(Fint::from(c))
+    }
+}
+
+/// The index of a request in an array (MPI_Waitany's `index`, MPI_Waitsome's
+/// `array_of_indices`): C counts from 0, Fortran from 1; `MPI_UNDEFINED` stays itself. Only
+/// ever an output: the starting value is one no call writes, so that every index written
+/// is stored back.
+pub(crate) struct RequestIndex;
+
+impl Conv for RequestIndex {
+    type C = c_int;
+    type F = Fint;
+    fn input(f: Fint) -> Result<c_int> {
+        Ok(c_int_of(f).wrapping_sub(1))
+    }
+    fn initial(_f: Fint) -> c_int {
+        c_int::MIN
+    }
+    fn unset() -> c_int {
+        c_int::MIN
+    }
+    fn output(c: c_int) -> Result<Fint> {
+        Ok(Fint::from(if c == abi::MPI_UNDEFINED { c } else { c + 1 }))
     }
 }
 
