@@ -870,6 +870,17 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
         "int" if param.kind == "LOGICAL" => {
             Some(("crate::fortran::conv::Logical".to_string(), "Fint"))
         }
+        // Which requests completed (MPI_Waitany ... MPI_Request_get_status_some): indices
+        // count from 1 in Fortran.
+        "int"
+            if param.kind == "INDEX"
+                && procedure
+                    .params
+                    .iter()
+                    .any(|p| p.name == "array_of_requests") =>
+        {
+            Some(("crate::fortran::conv::RequestIndex".to_string(), "Fint"))
+        }
         "int" => Some(("crate::fortran::conv::Int".to_string(), "Fint")),
         "MPI_Aint" | "MPI_Count" | "MPI_Offset" => Some((
             format!("crate::fortran::conv::Wide<crate::abi::{base}>"),

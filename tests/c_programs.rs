@@ -143,6 +143,7 @@ programs!(
     names,
     p2p_coll_basic,
     p2p_never_completes,
+    p2p_requests,
     predefined_attrs,
     profiling,
     reentrant,

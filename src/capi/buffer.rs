@@ -8,14 +8,13 @@
 //! is address 0: with a datatype of absolute displacements the data lies where they say.
 
 use std::borrow::Cow;
-use std::ffi::c_int;
 use std::sync::Arc;
 
 use super::handles;
 use super::universe;
 use crate::abi::{self, MPI_Datatype};
 use crate::engine::typemap::{self, TypeMap};
-use crate::engine::{Datatype, Error, Layout, Result, Universe};
+use crate::engine::{Datatype, Error, Layout, Result, Universe, UserBuffer};
 
 /// `count` items of a committed datatype.
 pub(crate) struct Data {
@@ -26,13 +25,9 @@ pub(crate) struct Data {
     pub(crate) map: Arc<TypeMap>,
 }
 
-/// Checks a count and a datatype argument: `MPI_ERR_COUNT` for a negative count, `MPI_ERR_TYPE`
-/// for an invalid or uncommitted datatype.
-pub(crate) fn describe(count: c_int, datatype: MPI_Datatype) -> Result<Data> {
-    describe_large(i64::from(count), datatype)
-}
-
-/// [`describe`] for a large count (`MPI_Count`).
+/// Checks a count (an `int` widened, or an `MPI_Count`) and a datatype argument:
+/// `MPI_ERR_COUNT` for a negative count, `MPI_ERR_TYPE` for an invalid or uncommitted
+/// datatype.
 pub(crate) fn describe_large(count: i64, datatype: MPI_Datatype) -> Result<Data> {
     if count < 0 {
         return Err(Error::InvalidCount);
@@ -143,6 +138,40 @@ impl Data {
     /// `MPI_IN_PLACE` where data would go.
     pub(crate) fn check_output(&self, address: usize, what: &'static str) -> Result<()> {
         self.span(address, what).map(drop)
+    }
+}
+
+/// The packed bytes, read now, of a buffer the engine keeps for later (a persistent send's,
+/// a persistent collective's send block): what each `MPI_Start` passes to the engine.
+///
+/// # Safety
+/// The buffer's items are readable memory (the program's contract with the call that made
+/// the request, which checked them).
+pub(crate) unsafe fn read_kept(buffer: &UserBuffer, what: &'static str) -> Result<Vec<u8>> {
+    match &buffer.layout {
+        None => {
+            if buffer.bytes == 0 {
+                return Ok(Vec::new());
+            }
+            if buffer.address == 0 || buffer.address == abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize {
+                return Err(Error::InvalidBuffer(what));
+            }
+            // SAFETY: `bytes` contiguous readable bytes at the address (the caller's contract).
+            let memory = unsafe {
+                std::slice::from_raw_parts(buffer.address as *const u8, buffer.bytes as usize)
+            };
+            Ok(memory.to_vec())
+        }
+        Some(Layout(map)) => {
+            let data = Data {
+                datatype: buffer.datatype,
+                count: buffer.count,
+                bytes: buffer.bytes as usize,
+                map: map.clone(),
+            };
+            // SAFETY: the items are readable (the caller's contract).
+            Ok(unsafe { data.read(buffer.address, what)? }.into_owned())
+        }
     }
 }
 

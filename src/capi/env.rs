@@ -356,17 +356,14 @@ pub(super) fn file_fromint(file: c_int) -> abi::MPI_File {
     handles::predefined_int(value, first..=first + 7) as abi::MPI_File
 }
 
-/// The `int` of a message handle: a predefined one's ABI value, the null handle's for
-/// anything else.
+/// The `int` of a message handle: `MPI_MESSAGE_NO_PROC`'s ABI value, a matched message's
+/// as its Fortran integer with 4-byte INTEGERs, the null handle's for anything else.
 pub(super) fn message_toint(message: abi::MPI_Message) -> c_int {
-    let first = abi::MPIATTR_HANDLE_MPI_MESSAGE_NULL as usize;
-    handles::predefined_int(message as usize, first..=first + 7) as c_int
+    handles::to_int(message)
 }
 
 /// The message handle of an `int` from `MPI_Message_toint` (the null handle if
-/// it names no predefined one).
+/// it names no message).
 pub(super) fn message_fromint(message: c_int) -> abi::MPI_Message {
-    let first = abi::MPIATTR_HANDLE_MPI_MESSAGE_NULL as usize;
-    let value = usize::try_from(message).unwrap_or(first);
-    handles::predefined_int(value, first..=first + 7) as abi::MPI_Message
+    handles::from_int(message)
 }

@@ -12,7 +12,7 @@ use std::ffi::{c_int, c_void};
 use super::buffer;
 use super::handles::{self, decode, encode_handle, null};
 use super::{universe, Out};
-use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Fint, MPI_Request, MPI_Status};
+use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Fint, MPI_Request, MPI_Status};
 use crate::engine::typemap;
 use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
 
@@ -54,7 +54,7 @@ pub(crate) fn read_status(status: &MPI_Status) -> Status {
 ///
 /// # Safety
 /// As for [`buffer::deliver`] and [`write_status`].
-unsafe fn finish(completion: Completion, status: *mut MPI_Status) -> Result<()> {
+pub(super) unsafe fn finish(completion: Completion, status: *mut MPI_Status) -> Result<()> {
     if let Some(delivery) = &completion.delivery {
         let to = &delivery.buffer;
         // SAFETY: the receive buffer its call named (the caller's contract); checked when the
@@ -73,7 +73,7 @@ unsafe fn finish(completion: Completion, status: *mut MPI_Status) -> Result<()> 
     completion.error.map_or(Ok(()), Err)
 }
 
-fn request_of(raw: MPI_Request) -> Result<Option<Request>> {
+pub(super) fn request_of(raw: MPI_Request) -> Result<Option<Request>> {
     if raw as usize == abi::MPIATTR_HANDLE_MPI_REQUEST_NULL as usize {
         Ok(None)
     } else {
@@ -87,13 +87,13 @@ fn request_of(raw: MPI_Request) -> Result<Option<Request>> {
 /// `buf` is NULL or valid for reads of the message.
 unsafe fn send_from<'a>(
     buf: *const c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
 ) -> Result<(Cow<'a, [u8]>, Envelope)> {
-    let data = buffer::describe(count, datatype)?;
+    let data = buffer::describe_large(count, datatype)?;
     let to = Envelope {
         rank: dest,
         tag,
@@ -104,29 +104,43 @@ unsafe fn send_from<'a>(
     Ok((bytes, to))
 }
 
-fn receive_into(
+/// The buffer of a receive of `count` elements at `buf`, and whom it is from.
+pub(super) fn receive_into(
     buf: *mut c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     source: c_int,
     tag: c_int,
     comm: MPI_Comm,
 ) -> Result<(UserBuffer, Envelope)> {
-    let data = buffer::describe(count, datatype)?;
     let from = Envelope {
         rank: source,
         tag,
         comm: handles::comm(comm)?,
     };
-    data.check_output(buf as usize, "the receive buffer")?;
-    let buffer = UserBuffer {
+    Ok((
+        user_buffer(buf, count, datatype, "the receive buffer")?,
+        from,
+    ))
+}
+
+/// `count` elements of `datatype` at `buf` as the engine keeps them (a receive's, or a
+/// persistent send's, packed at each start).
+pub(super) fn user_buffer(
+    buf: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    what: &'static str,
+) -> Result<UserBuffer> {
+    let data = buffer::describe_large(count, datatype)?;
+    data.check_output(buf as usize, what)?;
+    Ok(UserBuffer {
         address: buf as usize,
         count: data.count,
         datatype: data.datatype,
         bytes: data.bytes as u64,
         layout: data.layout(),
-    };
-    Ok((buffer, from))
+    })
 }
 
 /// A blocking send of `count` elements at `buf`.
@@ -137,7 +151,7 @@ fn receive_into(
 unsafe fn blocking_send(
     mode: SendMode,
     buf: *const c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -157,7 +171,7 @@ unsafe fn blocking_send(
 unsafe fn nonblocking_send(
     mode: SendMode,
     buf: *const c_void,
-    count: c_int,
+    count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -172,6 +186,96 @@ unsafe fn nonblocking_send(
     Ok(())
 }
 
+/// A blocking receive of `count` elements into `buf`.
+///
+/// # Safety
+/// `buf` is NULL or valid for writes of the message; `status` NULL or valid.
+unsafe fn recv_any(
+    buf: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+    let done = universe()?.recv(buffer, from)?;
+    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
+/// A nonblocking receive of `count` elements into `buf`.
+fn irecv_any(
+    buf: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
+    request.set(encode_handle(universe()?.irecv(buffer, from)?));
+    Ok(())
+}
+
+/// MPI_Sendrecv with counts of any width.
+///
+/// # Safety
+/// As for [`sendrecv`].
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+unsafe fn sendrecv_any(
+    sendbuf: *const c_void,
+    sendcount: i64,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: i64,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `sendbuf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
+    let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
+    let done = universe()?.sendrecv(bytes.into_owned(), to, buffer, from)?;
+    // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
+/// MPI_Sendrecv_replace with a count of any width.
+///
+/// # Safety
+/// As for [`sendrecv_replace`].
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+unsafe fn sendrecv_replace_any(
+    buf: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
+                 // SAFETY: `buf` holds the message (the caller's contract).
+    let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
+    let copy = bytes.into_owned();
+    let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
+    let done = universe()?.sendrecv(copy, to, buffer, from)?;
+    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
+    unsafe { finish(done, status) }
+}
+
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
 // these are their bodies.
 
@@ -179,6 +283,29 @@ unsafe fn nonblocking_send(
 pub(super) unsafe fn send(
     buf: *const c_void,
     count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        blocking_send(
+            SendMode::Standard,
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
+}
+
+/// MPI_Send with an `MPI_Count` count.
+pub(super) unsafe fn send_c(
+    buf: *const c_void,
+    count: MPI_Count,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -198,6 +325,29 @@ pub(super) unsafe fn ssend(
     comm: MPI_Comm,
 ) -> Result<()> {
     // SAFETY: the entry point's contract.
+    unsafe {
+        blocking_send(
+            SendMode::Synchronous,
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
+}
+
+/// MPI_Ssend with an `MPI_Count` count.
+pub(super) unsafe fn ssend_c(
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
     unsafe { blocking_send(SendMode::Synchronous, buf, count, datatype, dest, tag, comm) }
 }
 
@@ -211,6 +361,29 @@ pub(super) unsafe fn rsend(
     comm: MPI_Comm,
 ) -> Result<()> {
     // SAFETY: the entry point's contract.
+    unsafe {
+        blocking_send(
+            SendMode::Ready,
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
+}
+
+/// MPI_Rsend with an `MPI_Count` count.
+pub(super) unsafe fn rsend_c(
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
     unsafe { blocking_send(SendMode::Ready, buf, count, datatype, dest, tag, comm) }
 }
 
@@ -218,6 +391,31 @@ pub(super) unsafe fn rsend(
 pub(super) unsafe fn isend(
     buf: *const c_void,
     count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Standard,
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// MPI_Isend with an `MPI_Count` count.
+pub(super) unsafe fn isend_c(
+    buf: *const c_void,
+    count: MPI_Count,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -254,6 +452,31 @@ pub(super) unsafe fn issend(
         nonblocking_send(
             SendMode::Synchronous,
             buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// MPI_Issend with an `MPI_Count` count.
+pub(super) unsafe fn issend_c(
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Synchronous,
+            buf,
             count,
             datatype,
             dest,
@@ -268,6 +491,31 @@ pub(super) unsafe fn issend(
 pub(super) unsafe fn irsend(
     buf: *const c_void,
     count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        nonblocking_send(
+            SendMode::Ready,
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
+}
+
+/// MPI_Irsend with an `MPI_Count` count.
+pub(super) unsafe fn irsend_c(
+    buf: *const c_void,
+    count: MPI_Count,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
@@ -299,11 +547,22 @@ pub(super) unsafe fn recv(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> Result<()> {
-    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
-    let done = universe()?.recv(buffer, from)?;
-    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
-    unsafe { finish(done, status) }
+    // SAFETY: the entry point's contract.
+    unsafe { recv_any(buf, i64::from(count), datatype, source, tag, comm, status) }
+}
+
+/// MPI_Recv with an `MPI_Count` count.
+pub(super) unsafe fn recv_c(
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe { recv_any(buf, count, datatype, source, tag, comm, status) }
 }
 
 /// Starts a receive: the data arrives when the request completes.
@@ -316,10 +575,20 @@ pub(super) fn irecv(
     comm: MPI_Comm,
     request: &mut Out<MPI_Request>,
 ) -> Result<()> {
-    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-    let (buffer, from) = receive_into(buf, count, datatype, source, tag, comm)?;
-    request.set(encode_handle(universe()?.irecv(buffer, from)?));
-    Ok(())
+    irecv_any(buf, i64::from(count), datatype, source, tag, comm, request)
+}
+
+/// MPI_Irecv with an `MPI_Count` count.
+pub(super) fn irecv_c(
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: &mut Out<MPI_Request>,
+) -> Result<()> {
+    irecv_any(buf, count, datatype, source, tag, comm, request)
 }
 
 /// Sends and receives in one call (the two buffers must not overlap).
@@ -338,13 +607,48 @@ pub(super) unsafe fn sendrecv(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> Result<()> {
-    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-                 // SAFETY: `sendbuf` holds the message (the caller's contract).
-    let (bytes, to) = unsafe { send_from(sendbuf, sendcount, sendtype, dest, sendtag, comm)? };
-    let (buffer, from) = receive_into(recvbuf, recvcount, recvtype, source, recvtag, comm)?;
-    let done = universe()?.sendrecv(bytes.into_owned(), to, buffer, from)?;
-    // SAFETY: `recvbuf` is the receive buffer; `status` NULL or valid.
-    unsafe { finish(done, status) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_any(
+            sendbuf,
+            i64::from(sendcount),
+            sendtype,
+            dest,
+            sendtag,
+            recvbuf,
+            i64::from(recvcount),
+            recvtype,
+            source,
+            recvtag,
+            comm,
+            status,
+        )
+    }
+}
+
+/// MPI_Sendrecv with `MPI_Count` counts.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv_c(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_any(
+            sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+            recvtag, comm, status,
+        )
+    }
 }
 
 /// Sends the buffer and receives into it (the message is copied before it is overwritten).
@@ -360,14 +664,41 @@ pub(super) unsafe fn sendrecv_replace(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> Result<()> {
-    universe()?; // first: outside MPI_Init and MPI_Finalize, MPI_ERR_OTHER
-                 // SAFETY: `buf` holds the message (the caller's contract).
-    let (bytes, to) = unsafe { send_from(buf, count, datatype, dest, sendtag, comm)? };
-    let copy = bytes.into_owned();
-    let (buffer, from) = receive_into(buf, count, datatype, source, recvtag, comm)?;
-    let done = universe()?.sendrecv(copy, to, buffer, from)?;
-    // SAFETY: `buf` is the receive buffer; `status` NULL or valid.
-    unsafe { finish(done, status) }
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_replace_any(
+            buf,
+            i64::from(count),
+            datatype,
+            dest,
+            sendtag,
+            source,
+            recvtag,
+            comm,
+            status,
+        )
+    }
+}
+
+/// MPI_Sendrecv_replace with an `MPI_Count` count.
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv_replace_c(
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_replace_any(
+            buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+        )
+    }
 }
 
 /// Waits for a message and reports it without receiving it.

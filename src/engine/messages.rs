@@ -906,6 +906,12 @@ impl Universe {
         state.new_request(data)
     }
 
+    /// The identity of the message matched by a probe at a table index, if one is there (for
+    /// the shells' handle checks: `MPI_Message_c2f`, Fortran message integers).
+    pub(crate) fn message_at(&self, index: u32) -> Result<Option<Id>> {
+        Ok(self.lock()?.p2p.matched.id_at(index))
+    }
+
     /// The number of messages sent and not yet received (queued or matched by a probe).
     pub fn pending_messages(&self) -> Result<usize> {
         let state = self.lock()?;

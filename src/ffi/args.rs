@@ -77,6 +77,7 @@ pointer_args!(
     abi::MPI_Info,
     abi::MPI_Session,
     abi::MPI_Op,
+    abi::MPI_Message,
     [c_int; 3]
 );
 
@@ -103,7 +104,8 @@ handle_args!(
     abi::MPI_ABI_Group => handles::predefined_name,
     abi::MPI_ABI_Session => handles::predefined_name,
     abi::MPI_ABI_Op => handles::predefined_name,
-    abi::MPI_ABI_File => handles::predefined_name
+    abi::MPI_ABI_File => handles::predefined_name,
+    abi::MPI_ABI_Message => handles::predefined_name
 );
 
 /// Callback arguments print as the predefined function they stand for, or an address.

@@ -7,8 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, ObjectKind, Op, OtherKind,
-    PredefinedOp, Request, Result, Session, Universe, Win,
+    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, MessageHandle,
+    ObjectKind, Op, OtherKind, PredefinedOp, Request, Result, Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
@@ -87,6 +87,7 @@ fn tag_kind(tag: usize) -> HandleProblem {
         7 => HandleProblem::OtherKind("session"),
         8 => HandleProblem::OtherKind("error handler"),
         9 => HandleProblem::OtherKind("operation"),
+        10 => HandleProblem::OtherKind("message"),
         _ => HandleProblem::Unknown,
     }
 }
@@ -311,6 +312,56 @@ impl CHandle for abi::MPI_Op {
         universe
             .other_at(OtherKind::Op, object.0.index())
             .is_ok_and(|(id, _)| id == Some(object.0))
+    }
+}
+
+/// Messages matched by `MPI_Mprobe`/`MPI_Improbe`: `MPI_MESSAGE_NO_PROC` is predefined (a
+/// probe of `MPI_PROC_NULL`); a matched message is encoded with tag 10 (its entry in the
+/// engine's table of matched messages, gone once received).
+impl CHandle for abi::MPI_Message {
+    type Object = MessageHandle;
+    const TAG: usize = 10;
+    const NULL: usize = abi::MPIATTR_HANDLE_MPI_MESSAGE_NULL as usize;
+    const KIND: Option<ObjectKind> = None;
+    const PREDEFINED_SLOTS: u32 = 0;
+    fn to_raw(self) -> usize {
+        self as usize
+    }
+    fn from_raw(raw: usize) -> Self {
+        raw as abi::MPI_Message
+    }
+    fn predefined(raw: usize) -> Option<MessageHandle> {
+        (raw == abi::MPIATTR_HANDLE_MPI_MESSAGE_NO_PROC as usize).then_some(MessageHandle::NoProc)
+    }
+    fn predefined_value(object: MessageHandle) -> Option<usize> {
+        match object {
+            MessageHandle::NoProc => Some(abi::MPIATTR_HANDLE_MPI_MESSAGE_NO_PROC as usize),
+            MessageHandle::Message(_) => None,
+        }
+    }
+    fn id(object: MessageHandle) -> Id {
+        match object {
+            MessageHandle::Message(id) => id,
+            // Predefined: never encoded.
+            MessageHandle::NoProc => Id::from_parts(0, 0),
+        }
+    }
+    fn object(id: Id) -> MessageHandle {
+        MessageHandle::Message(id)
+    }
+    fn live_at(universe: &Universe, index: u32) -> Result<Option<MessageHandle>> {
+        Ok(universe.message_at(index)?.map(MessageHandle::Message))
+    }
+    fn invalid(_problem: HandleProblem) -> Error {
+        Error::InvalidMessage
+    }
+    fn is_live(universe: &Universe, object: MessageHandle) -> bool {
+        match object {
+            MessageHandle::NoProc => true,
+            MessageHandle::Message(id) => {
+                universe.message_at(id.index()).ok().flatten() == Some(id)
+            }
+        }
     }
 }
 

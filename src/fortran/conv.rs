@@ -198,7 +198,7 @@ macro_rules! same_value_handles {
         }
     )*};
 }
-same_value_handles!(abi::MPI_Message, abi::MPI_File);
+same_value_handles!(abi::MPI_File);
 
 /// Error handlers: a predefined one's Fortran integer is its C value; a user handler's holds
 /// its table index (src/ffi/handles.rs, `errhandler_to_fortran`). An integer that names
@@ -248,6 +248,29 @@ impl Conv for Int {
     }
     fn output(c: c_int) -> Result<Fint> {
         Ok(Fint::from(c))
+    }
+}
+
+/// The index of a request in an array (MPI_Waitany's `index`, MPI_Waitsome's
+/// `array_of_indices`): C counts from 0, Fortran from 1; `MPI_UNDEFINED` stays itself. Only
+/// ever an output: the starting value is one no call writes, so that every index written
+/// is stored back.
+pub(crate) struct RequestIndex;
+
+impl Conv for RequestIndex {
+    type C = c_int;
+    type F = Fint;
+    fn input(f: Fint) -> Result<c_int> {
+        Ok(c_int_of(f).wrapping_sub(1))
+    }
+    fn initial(_f: Fint) -> c_int {
+        c_int::MIN
+    }
+    fn unset() -> c_int {
+        c_int::MIN
+    }
+    fn output(c: c_int) -> Result<Fint> {
+        Ok(Fint::from(if c == abi::MPI_UNDEFINED { c } else { c + 1 }))
     }
 }
 

@@ -119,6 +119,17 @@ static void outside_calls(const struct outside *x)
         OUTSIDE_INOUT(r, MPI_Request_free(&r));
         OUTSIDE_INOUT(r, MPI_Cancel(&r));
         OUTSIDE_INOUT(r, MPI_Waitall(1, &r, &o.status));
+        OUTSIDE_INOUT(r, MPI_Start(&r));
+        OUTSIDE_INOUT(r, MPI_Startall(1, &r));
+        OUTSIDE_INOUT(r, MPI_Waitany(1, &r, &o.i, &o.status));
+        OUTSIDE_INOUT(r, MPI_Testany(1, &r, &o.i, &o.j, &o.status));
+        OUTSIDE_INOUT(r, MPI_Testall(1, &r, &o.i, &o.status));
+        OUTSIDE_INOUT(r, MPI_Waitsome(1, &r, &o.i, &o.j, &o.status));
+        OUTSIDE_INOUT(r, MPI_Testsome(1, &r, &o.i, &o.j, &o.status));
+        OUTSIDE(MPI_Request_get_status(r, &o.i, &o.status));
+        OUTSIDE(MPI_Request_get_status_any(1, &r, &o.i, &o.j, &o.status));
+        OUTSIDE(MPI_Request_get_status_all(1, &r, &o.i, &o.status));
+        OUTSIDE(MPI_Request_get_status_some(1, &r, &o.i, &o.j, &o.status));
     }
 
     /* point-to-point and collectives */
@@ -134,6 +145,46 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Probe(0, 0, MPI_COMM_WORLD, &o.status));
         OUTSIDE(MPI_Iprobe(0, 0, MPI_COMM_WORLD, &o.i, &o.status));
         OUTSIDE(MPI_Get_count(&o.status, MPI_INT, &o.i));
+        /* the large-count forms, persistent requests, matched probes (a new message handle
+           would go to o.ptr, a pointer's size) */
+        {
+            MPI_Count n = 1;
+            OUTSIDE(MPI_Send_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Ssend_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Rsend_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD));
+            OUTSIDE(MPI_Isend_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Issend_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Irsend_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Recv_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.status));
+            OUTSIDE(MPI_Irecv_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Sendrecv_c(data, n, MPI_INT, 0, 0, data + 1, n, MPI_INT, 0, 0,
+                                   MPI_COMM_WORLD, &o.status));
+            OUTSIDE(MPI_Sendrecv_replace_c(data, n, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD,
+                                           &o.status));
+            OUTSIDE(MPI_Send_init(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Send_init_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Ssend_init(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Ssend_init_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Rsend_init(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Rsend_init_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Recv_init(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Recv_init_c(data, n, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+            OUTSIDE(MPI_Mprobe(0, 0, MPI_COMM_WORLD, (MPI_Message *)&o.ptr, &o.status));
+            OUTSIDE(MPI_Improbe(0, 0, MPI_COMM_WORLD, &o.i, (MPI_Message *)&o.ptr, &o.status));
+            MPI_Message m = MPI_MESSAGE_NO_PROC;
+            OUTSIDE_INOUT(m, MPI_Mrecv(data, 1, MPI_INT, &m, &o.status));
+            OUTSIDE_INOUT(m, MPI_Mrecv_c(data, n, MPI_INT, &m, &o.status));
+            OUTSIDE_INOUT(m, MPI_Imrecv(data, 1, MPI_INT, &m, &o.request));
+            OUTSIDE_INOUT(m, MPI_Imrecv_c(data, n, MPI_INT, &m, &o.request));
+        }
+        /* status accessors */
+        OUTSIDE(MPI_Status_get_source(&o.status, &o.i));
+        OUTSIDE(MPI_Status_get_tag(&o.status, &o.i));
+        OUTSIDE(MPI_Status_get_error(&o.status, &o.i));
+        OUTSIDE(MPI_Status_set_source(&o.status, 1));
+        OUTSIDE(MPI_Status_set_tag(&o.status, 1));
+        OUTSIDE(MPI_Status_set_error(&o.status, 1));
+        OUTSIDE(MPI_Status_set_cancelled(&o.status, 1));
         OUTSIDE(MPI_Barrier(MPI_COMM_WORLD));
         OUTSIDE(MPI_Bcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
         OUTSIDE(MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
@@ -526,6 +577,9 @@ static void anytime_calls(const char *when, int initialized, int finalized)
     CHECK_EQ_HANDLE(MPI_Comm_f2c(123456789), MPI_COMM_NULL);
     CHECK_EQ_HANDLE(MPI_Type_f2c(123456789), MPI_DATATYPE_NULL);
     CHECK_EQ_HANDLE(MPI_Win_f2c(123456789), MPI_WIN_NULL);
+    CHECK_EQ_INT(MPI_Message_c2f(MPI_MESSAGE_NO_PROC), (MPI_Fint)(intptr_t)MPI_MESSAGE_NO_PROC);
+    CHECK_EQ_HANDLE(MPI_Message_f2c((MPI_Fint)(intptr_t)MPI_MESSAGE_NO_PROC), MPI_MESSAGE_NO_PROC);
+    CHECK_EQ_HANDLE(MPI_Message_f2c(123456789), MPI_MESSAGE_NULL);
 #endif
 }
 
