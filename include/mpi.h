@@ -240,6 +240,7 @@ enum {
 /* Buffer addresses and ignored arguments. */
 #define MPI_BOTTOM          ((void *)0)
 #define MPI_IN_PLACE        ((void *)1)
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -255,6 +256,9 @@ enum {
 #define MPI_MAX_PROCESSOR_NAME          256
 #define MPI_MAX_STRINGTAG_LEN          1024
 #define MPI_MAX_PSET_NAME_LEN          1024
+
+/* Buffered mode: the bytes a buffered send takes in the attached buffer besides its data. */
+#define MPI_BSEND_OVERHEAD              512
 
 enum {
     MPI_ANY_SOURCE = -1,
@@ -360,6 +364,10 @@ typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribu
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
                                   MPI_Datatype *datatype);
+
+typedef int(MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int(MPI_Grequest_free_function)(void *extra_state);
+typedef int(MPI_Grequest_cancel_function)(void *extra_state, int complete);
 
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
@@ -576,6 +584,40 @@ MPIATTR_DECLARE(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_D
 MPIATTR_DECLARE(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 MPIATTR_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 MPIATTR_DECLARE(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+/* Buffered mode, generalized requests, partitioned communication (src/capi/p2p_modes.rs) */
+MPIATTR_DECLARE(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+MPIATTR_DECLARE(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+MPIATTR_DECLARE(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+MPIATTR_DECLARE(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+MPIATTR_DECLARE(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+MPIATTR_DECLARE(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+MPIATTR_DECLARE(int, Buffer_attach, (void *buffer, int size))
+MPIATTR_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+MPIATTR_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+MPIATTR_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+MPIATTR_DECLARE(int, Buffer_flush, (void))
+MPIATTR_DECLARE(int, Buffer_iflush, (MPI_Request *request))
+MPIATTR_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+MPIATTR_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+MPIATTR_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+MPIATTR_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+MPIATTR_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm))
+MPIATTR_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+MPIATTR_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+MPIATTR_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+MPIATTR_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+MPIATTR_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
+MPIATTR_DECLARE(int, Session_flush_buffer, (MPI_Session session))
+MPIATTR_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
+MPIATTR_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+MPIATTR_DECLARE(int, Grequest_complete, (MPI_Request request))
+MPIATTR_DECLARE(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+MPIATTR_DECLARE(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+MPIATTR_DECLARE(int, Pready, (int partition, MPI_Request request))
+MPIATTR_DECLARE(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+MPIATTR_DECLARE(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+MPIATTR_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
+
 MPIATTR_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
 MPIATTR_DECLARE(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
 MPIATTR_DECLARE(int, Op_free, (MPI_Op *op))

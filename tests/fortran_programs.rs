@@ -178,6 +178,7 @@ programs!(
     outside_f08,
     outside_mpi,
     p2p_fixed,
+    p2p_modes_f08,
     p2p_requests_f08,
     p2p_usempi,
     usempi_callbacks,

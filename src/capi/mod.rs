@@ -25,6 +25,7 @@ mod groups;
 mod info;
 mod ops;
 mod p2p;
+mod p2p_modes;
 mod p2p_requests;
 mod pack;
 mod sessions;

@@ -1230,14 +1230,29 @@ impl Universe {
         Ok((start / sender_size..end.div_ceil(sender_size)).all(|i| p.flags[i]))
     }
 
+    /// What the shells need to read or write a partition of a partitioned request: whether
+    /// it is the sending side, its number of partitions and one partition's buffer (its
+    /// address that of partition 0). [`Error::InvalidRequestState`] for another kind of
+    /// request.
+    pub fn partitioned_shape(&self, request: Request) -> Result<(bool, usize, UserBuffer)> {
+        let mut state = self.lock()?;
+        let p = state.partitioned_mut(request.0)?;
+        Ok((p.send, p.partitions, p.buffer.clone()))
+    }
+
     /// The bytes of an arrived partition of a partitioned receive, for the shell to unpack
-    /// after `MPI_Parrived` said yes (`None` if it has not arrived).
+    /// after `MPI_Parrived` said yes (`None` if it has not arrived, or nothing was received:
+    /// `MPI_PROC_NULL`, no round started).
     pub fn partition_data(&self, request: Request, partition: usize) -> Result<Option<Vec<u8>>> {
         if !self.parrived(request, partition)? {
             return Ok(None);
         }
         let mut state = self.lock()?;
         let p = state.partitioned_mut(request.0)?;
+        if p.envelope.rank == PROC_NULL || p.flags.is_empty() {
+            // Nothing was received: MPI_PROC_NULL, or no round has moved data.
+            return Ok(None);
+        }
         let size = p.buffer.bytes as usize;
         Ok(p.data
             .get(partition * size..(partition + 1) * size)

@@ -148,7 +148,10 @@ function_args!(
     abi::MPI_Comm_errhandler_function,
     abi::MPI_Win_errhandler_function,
     abi::MPI_Session_errhandler_function,
-    abi::MPI_File_errhandler_function
+    abi::MPI_File_errhandler_function,
+    abi::MPI_Grequest_query_function,
+    abi::MPI_Grequest_free_function,
+    abi::MPI_Grequest_cancel_function
 );
 
 /// An in-out keyval argument (`MPI_Comm_free_keyval(&keyval)`): a pointer to an `int` the

@@ -189,6 +189,46 @@ static void outside_calls(const struct outside *x)
         OUTSIDE(MPI_Bcast(data, 1, MPI_INT, 0, MPI_COMM_WORLD));
         OUTSIDE(MPI_Allreduce(data, data + 1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
         OUTSIDE(MPI_Reduce_local(data, data + 1, 1, MPI_INT, MPI_SUM));
+        /* buffered mode, generalized requests, partitioned (src/capi/p2p_modes.rs) */
+        char space[MPI_BSEND_OVERHEAD + 16];
+        MPI_Count csize = 7;
+        int partitions[1] = {0};
+        OUTSIDE(MPI_Bsend(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Bsend_c(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD));
+        OUTSIDE(MPI_Ibsend(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Ibsend_c(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Bsend_init(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Bsend_init_c(data, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Buffer_attach(space, (int)sizeof space));
+        OUTSIDE(MPI_Buffer_attach_c(space, (MPI_Count)sizeof space));
+        OUTSIDE(MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0));
+        OUTSIDE(MPI_Buffer_detach(&o.ptr, &o.i));
+        OUTSIDE(MPI_Buffer_detach_c(&o.ptr, &csize));
+        OUTSIDE(MPI_Buffer_flush());
+        OUTSIDE(MPI_Buffer_iflush(&o.request));
+        OUTSIDE(MPI_Comm_attach_buffer(MPI_COMM_WORLD, space, (int)sizeof space));
+        OUTSIDE(MPI_Comm_attach_buffer_c(MPI_COMM_WORLD, space, (MPI_Count)sizeof space));
+        OUTSIDE(MPI_Comm_detach_buffer(MPI_COMM_WORLD, &o.ptr, &o.i));
+        OUTSIDE(MPI_Comm_detach_buffer_c(MPI_COMM_WORLD, &o.ptr, &csize));
+        OUTSIDE(MPI_Comm_flush_buffer(MPI_COMM_WORLD));
+        OUTSIDE(MPI_Comm_iflush_buffer(MPI_COMM_WORLD, &o.request));
+        OUTSIDE(MPI_Session_attach_buffer(MPI_SESSION_NULL, space, (int)sizeof space));
+        OUTSIDE(MPI_Session_attach_buffer_c(MPI_SESSION_NULL, space, (MPI_Count)sizeof space));
+        OUTSIDE(MPI_Session_detach_buffer(MPI_SESSION_NULL, &o.ptr, &o.i));
+        OUTSIDE(MPI_Session_detach_buffer_c(MPI_SESSION_NULL, &o.ptr, &csize));
+        OUTSIDE(MPI_Session_flush_buffer(MPI_SESSION_NULL));
+        OUTSIDE(MPI_Session_iflush_buffer(MPI_SESSION_NULL, &o.request));
+        CHECK_EQ_INT((int)csize, 7);
+        OUTSIDE(MPI_Grequest_start(NULL, NULL, NULL, NULL, &o.request));
+        OUTSIDE(MPI_Grequest_complete(x->request));
+        OUTSIDE(MPI_Psend_init(data, 1, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &o.request));
+        OUTSIDE(MPI_Precv_init(data, 1, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &o.request));
+        OUTSIDE(MPI_Pready(0, x->request));
+        OUTSIDE(MPI_Pready_range(0, 0, x->request));
+        OUTSIDE(MPI_Pready_list(1, partitions, x->request));
+        OUTSIDE(MPI_Parrived(x->request, 0, &o.i));
         /* user reduction operations (the new handle would go to o.ptr, a pointer's size) */
         OUTSIDE(MPI_Op_create(outside_user_fn, 1, (MPI_Op *)&o.ptr));
         OUTSIDE(MPI_Op_create_c(outside_user_fn_c, 0, (MPI_Op *)&o.ptr));
