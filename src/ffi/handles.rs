@@ -7,8 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, MessageHandle,
-    ObjectKind, Op, OtherKind, PredefinedOp, Request, Result, Session, Universe, Win,
+    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, MessageHandle, ObjectKind,
+    Op, OtherKind, PredefinedOp, Request, Result, Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
