@@ -1038,6 +1038,8 @@ pub extern "C" fn {lower}_() -> f64 {{
     let mut forward_address = Vec::new();
     let mut forward_descriptor = Vec::new();
     let mut forward = Vec::new();
+    // The names as the `use mpi_f08` symbol forwards them (no hidden string lengths there).
+    let mut forward_f08 = Vec::new();
     for (param, reading) in &readings {
         let n = &param.name;
         let ty = match reading {
@@ -1057,15 +1059,24 @@ pub extern "C" fn {lower}_() -> f64 {{
                 forward_address.push(format!("crate::fortran::conv::Choice::Address({n})"));
                 forward_descriptor.push(format!("crate::fortran::conv::Choice::Descriptor({n})"));
                 forward.push(n.clone());
+                forward_f08.push(n.clone());
                 continue;
             }
         };
         inner_params.push(format!("{n}: {ty}"));
         address_params.push(format!("{n}: {ty}"));
-        descriptor_params.push(format!("{n}: {ty}"));
         forward_address.push(n.clone());
-        forward_descriptor.push(n.clone());
         forward.push(n.clone());
+        forward_f08.push(n.clone());
+        if matches!(reading, Reading::Text) {
+            // A BIND(C) interface passes CHARACTER(LEN=*) as a C descriptor, with no hidden
+            // length: its address and element length are the string.
+            descriptor_params.push(format!("{n}: *const crate::fortran::conv::CfiDesc"));
+            forward_descriptor.push(format!("crate::fortran::conv::text_address({n})"));
+        } else {
+            descriptor_params.push(format!("{n}: {ty}"));
+            forward_descriptor.push(n.clone());
+        }
     }
     for list in [
         &mut inner_params,
@@ -1074,22 +1085,24 @@ pub extern "C" fn {lower}_() -> f64 {{
     ] {
         list.push("ierror: *mut crate::engine::Fint".to_string());
     }
-    for list in [&mut forward_address, &mut forward_descriptor, &mut forward] {
+    for list in [
+        &mut forward_address,
+        &mut forward_descriptor,
+        &mut forward,
+        &mut forward_f08,
+    ] {
         list.push("ierror".to_string());
     }
     for (param, reading) in &readings {
         if matches!(reading, Reading::Text) {
             let len = format!("{}_len", param.name);
-            for list in [
-                &mut inner_params,
-                &mut address_params,
-                &mut descriptor_params,
-            ] {
+            for list in [&mut inner_params, &mut address_params] {
                 list.push(format!("{len}: usize"));
             }
-            for list in [&mut forward_address, &mut forward_descriptor, &mut forward] {
+            for list in [&mut forward_address, &mut forward] {
                 list.push(len.clone());
             }
+            forward_descriptor.push(format!("crate::fortran::conv::text_length({})", param.name));
         }
     }
     // Which error handler.
@@ -1375,12 +1388,12 @@ pub unsafe extern "C" fn p{lower}_f08({descriptor_params}) {{
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn {lower}_f08({descriptor_params}) {{
     // SAFETY: the same contract.
-    unsafe {{ p{lower}_f08({forward}) }}
+    unsafe {{ p{lower}_f08({forward_f08}) }}
 }}
 "#,
             descriptor_params = descriptor_params.join(", "),
             forward_descriptor = forward_descriptor.join(", "),
-            forward = forward.join(", "),
+            forward_f08 = forward_f08.join(", "),
         )
         .unwrap();
     }

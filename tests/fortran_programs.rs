@@ -159,6 +159,7 @@ programs!(
     cxx_exception_f,
     errors_f,
     external32_f,
+    external32_f08,
     f08_attrs,
     f08_mpi1_attrs,
     f77_fixed,

@@ -662,6 +662,25 @@ pub struct CfiDesc {
     dim: [CfiDim; 0],
 }
 
+/// The characters of a CHARACTER(LEN=*) argument a BIND(C) interface passed as a C
+/// descriptor (NULL for none).
+///
+/// # Safety
+/// `desc` is NULL or a valid descriptor.
+pub(crate) unsafe fn text_address(desc: *const CfiDesc) -> *mut u8 {
+    // SAFETY: NULL or valid (the caller's contract).
+    unsafe { desc.as_ref() }.map_or(std::ptr::null_mut(), |d| d.base_addr.cast())
+}
+
+/// The length of such a string: its element length.
+///
+/// # Safety
+/// As for [`text_address`].
+pub(crate) unsafe fn text_length(desc: *const CfiDesc) -> usize {
+    // SAFETY: NULL or valid (the caller's contract).
+    unsafe { desc.as_ref() }.map_or(0, |d| d.elem_len)
+}
+
 /// A choice argument as the Fortran routine got it.
 #[derive(Clone, Copy)]
 pub(crate) enum Choice {
