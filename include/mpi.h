@@ -558,6 +558,8 @@ MPIATTR_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_M
 MPIATTR_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 MPIATTR_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
 MPIATTR_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+MPIATTR_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+MPIATTR_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
 MPIATTR_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
 MPIATTR_DECLARE(int, Status_get_source, (const MPI_Status *status, int *source))
 MPIATTR_DECLARE(int, Status_get_tag, (const MPI_Status *status, int *tag))

@@ -831,6 +831,17 @@ pub(super) fn message_f2c(message: MPI_Fint) -> MPI_Message {
     from_fortran(message as i64)
 }
 
+/// The Fortran integer of a request handle: `MPI_REQUEST_NULL`'s value for the null request
+/// and for a handle that names no live request.
+pub(super) fn request_c2f(request: MPI_Request) -> MPI_Fint {
+    to_fortran(request) as MPI_Fint
+}
+
+/// The request handle of a Fortran integer (MPI_REQUEST_NULL if it names none).
+pub(super) fn request_f2c(request: MPI_Fint) -> MPI_Request {
+    from_fortran(request as i64)
+}
+
 // ---- statuses -----------------------------------------------------------------------------
 
 /// Sets whether a status says its operation was cancelled (what MPI_Test_cancelled reads).

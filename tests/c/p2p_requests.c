@@ -16,7 +16,7 @@
  *   data is in the buffer once reported;
  * - MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv (and _c): the matched message leaves
  *   the queue, the handle becomes MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC from MPI_PROC_NULL,
- *   MPI_Message_c2f/f2c;
+ *   MPI_Message_c2f/f2c; MPI_Request_c2f/f2c;
  * - the status accessors (MPI_Status_get/set_source/tag/error, MPI_Status_set_cancelled);
  * - bad input (negative counts, NULL arrays, freed, null and wrong-kind handles) fails with
  *   its class and leaves requests, messages and statuses as they were.
@@ -96,8 +96,15 @@ static void persistent_p2p(void)
     MPI_Request kept = plain;
     CHECK_RC(MPI_Start(&plain), MPI_ERR_REQUEST);
     CHECK(plain == kept);
+    /* MPI_Request_c2f/f2c: a live request crosses both ways; once completed, its integer
+       names nothing. */
+    MPI_Fint f_plain = MPI_Request_c2f(plain);
+    CHECK(f_plain != MPI_Request_c2f(MPI_REQUEST_NULL));
+    CHECK(MPI_Request_f2c(f_plain) == plain);
+    CHECK(MPI_Request_f2c(MPI_Request_c2f(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL);
     CHECK_OK(MPI_Recv(&in, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_Wait(&plain, MPI_STATUS_IGNORE));
+    CHECK(MPI_Request_f2c(f_plain) == MPI_REQUEST_NULL);
 
     CHECK_OK(MPI_Request_free(&send));
     CHECK_OK(MPI_Request_free(&recv));
