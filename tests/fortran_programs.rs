@@ -169,6 +169,7 @@ programs!(
     fatal_f,
     fatal_freed_comm_f,
     handle_range_f,
+    info_f,
     finalize_f,
     kind_check,
     mixed_copy,

@@ -284,7 +284,9 @@ impl Conv for Logical {
         Ok(c_int::from(f != 0))
     }
     fn initial(f: Fint) -> c_int {
-        c_int::from(f != 0)
+        // Not normalised: an output LOGICAL holding garbage must be written even when the
+        // body's answer normalises to the same truth value ([`Slot::store`] writes changes).
+        c_int_of(f)
     }
     fn unset() -> c_int {
         0
@@ -594,6 +596,9 @@ const STRING_ROOM: usize = abi::MPI_MAX_LIBRARY_VERSION_STRING as usize;
 #[allow(dead_code)] // as STRING_ROOM
 /// A CHARACTER(LEN=*) output: the C body writes a NUL-terminated string, which goes back
 /// blank-padded (cut at the Fortran length).
+/// The byte an output string's C buffer starts as ([`StringSlot::new`]).
+const UNWRITTEN: u8 = 0xFF;
+
 pub(crate) struct StringSlot {
     fortran: *mut u8,
     len: usize,
@@ -605,10 +610,16 @@ impl StringSlot {
     /// # Safety
     /// `fortran` is NULL or valid for writes of `len` bytes until [`StringSlot::store`].
     pub(crate) unsafe fn new(fortran: *mut u8, len: usize) -> StringSlot {
+        // Marked unwritten: a C string never starts with 0xFF (no UTF-8 text does), so a
+        // body that wrote nothing (MPI_Info_get of a missing key) leaves the variable alone.
+        let mut buffer = vec![UNWRITTEN; len.max(STRING_ROOM) + 1];
+        if let Some(last) = buffer.last_mut() {
+            *last = 0;
+        }
         StringSlot {
             fortran,
             len,
-            buffer: vec![0; len.max(STRING_ROOM) + 1],
+            buffer,
         }
     }
 
@@ -625,7 +636,7 @@ impl StringSlot {
     /// # Safety
     /// As for [`StringSlot::new`].
     pub(crate) unsafe fn store(&self, written: bool) {
-        if self.fortran.is_null() || !written {
+        if self.fortran.is_null() || !written || self.buffer.first() == Some(&UNWRITTEN) {
             return;
         }
         let end = self

@@ -24,7 +24,7 @@ program external32_f08
   call check_ok('MPI_Pack_external_size', ierror)
   call check_addr('MPI_Pack_external_size of 2 MPI_INTEGER4', nbytes, 8_MPI_ADDRESS_KIND)
 
-  values = [1, 258]
+  values = [1_4, 258_4]
   position = 0
   call MPI_Pack_external('external32', values, 2, MPI_INTEGER4, packed, &
                          int(size(packed), MPI_ADDRESS_KIND), position, ierror)
