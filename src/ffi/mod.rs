@@ -170,9 +170,26 @@ fn run_user_handler(handler: ErrorHandler, object: ErrhandlerObject, code: c_int
     let Some(function) = function else {
         return false;
     };
+    // The handler's own reference lives in this thread's list of running handlers, not on
+    // this frame: a handler that leaves by `longjmp` skips the drop below, and a reference
+    // left on a skipped frame would keep the handler's memory forever with nothing pointing
+    // at it. Left in the list, it stays reachable and goes with the thread.
+    let pointer = std::sync::Arc::as_ptr(&function);
+    RUNNING_HANDLERS.with(|running| running.borrow_mut().push(function));
     let mut code = code;
-    let _ = catch_unwind(AssertUnwindSafe(|| function.call(object, &mut code)));
+    // SAFETY: the Arc just moved into this thread's list keeps the function alive until the
+    // pop below, which only this thread does, after the call.
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        unsafe { &*pointer }.call(object, &mut code)
+    }));
+    RUNNING_HANDLERS.with(|running| running.borrow_mut().pop());
     true
+}
+
+thread_local! {
+    /// The user error handlers running on this thread, innermost last ([`run_user_handler`]).
+    static RUNNING_HANDLERS: std::cell::RefCell<Vec<std::sync::Arc<dyn crate::engine::ErrhandlerFunction>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Reports `error` from function `name` through the handler of `target`: returns the code
