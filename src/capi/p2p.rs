@@ -81,11 +81,11 @@ pub(super) fn request_of(raw: MPI_Request) -> Result<Option<Request>> {
     }
 }
 
-/// A blocking or nonblocking send of `count` elements at `buf`.
+/// The packed bytes of `count` elements at `buf` and their envelope, for any send.
 ///
 /// # Safety
 /// `buf` is NULL or valid for reads of the message.
-unsafe fn send_from<'a>(
+pub(super) unsafe fn send_from<'a>(
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::buffer::{self, Data};
 use super::handles::{self, decode, encode_handle};
-use super::p2p::{read_status, write_status};
+use super::p2p::{read_status, send_from, write_status};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request, MPI_Session};
 use crate::engine::{
@@ -36,29 +36,6 @@ fn request_arg(raw: MPI_Request) -> Result<Request> {
     } else {
         decode(raw)
     }
-}
-
-/// The packed bytes of `count` items at `buf` and their envelope.
-///
-/// # Safety
-/// `buf` is NULL or valid for reads of the message.
-unsafe fn send_from<'a>(
-    buf: *const c_void,
-    count: i64,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    tag: c_int,
-    comm: MPI_Comm,
-) -> Result<(Cow<'a, [u8]>, Envelope)> {
-    let data = buffer::describe_large(count, datatype)?;
-    let to = Envelope {
-        rank: dest,
-        tag,
-        comm: handles::comm(comm)?,
-    };
-    // SAFETY: the caller's contract.
-    let bytes = unsafe { data.read(buf as usize, "the send buffer")? };
-    Ok((bytes, to))
 }
 
 /// `count` items at `buf` as the engine keeps them for a persistent request (checked: NULL
