@@ -1213,10 +1213,14 @@ pub extern "C" fn {lower}_() -> f64 {{
                 per_process,
                 ..
             } => {
-                let strict = param.direction != "out" && !per_process;
+                let reading = match (param.direction.as_str(), per_process) {
+                    ("out", _) => "Output",
+                    (_, true) => "Lenient",
+                    _ => "Strict",
+                };
                 writeln!(
                     decode,
-                    "                let mut {n}_slot = crate::fortran::conv::ArraySlot::<{conv}>::new({n}, {len}, {strict})?;"
+                    "                let mut {n}_slot = crate::fortran::conv::ArraySlot::<{conv}>::new({n}, {len}, crate::fortran::conv::Reading::{reading})?;"
                 )
                 .unwrap();
                 call_args.push(format!("{n}_slot.pointer(){cast}"));
@@ -1227,9 +1231,10 @@ pub extern "C" fn {lower}_() -> f64 {{
             }
             Reading::Status { len } => {
                 let count = len.clone().unwrap_or_else(|| "1".to_string());
+                let read = param.direction != "out";
                 writeln!(
                     decode,
-                    "                let mut {n}_slot = crate::fortran::conv::StatusSlot::new({n}, {count});"
+                    "                let mut {n}_slot = crate::fortran::conv::StatusSlot::new({n}, {count}, {read});"
                 )
                 .unwrap();
                 call_args.push(format!("{n}_slot.pointer(){cast}"));

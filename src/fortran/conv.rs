@@ -224,9 +224,12 @@ pub(crate) trait Conv {
     type F: Copy;
     /// An input, refusing what names nothing (handles).
     fn input(f: Self::F) -> Result<Self::C>;
-    /// The starting value of an output: what the Fortran variable holds, where that reads
-    /// without error; else [`Conv::unset`].
-    fn initial(f: Self::F) -> Self::C;
+    /// An input read leniently (a per-process array, whose entries the body may ignore):
+    /// what names nothing becomes [`Conv::unset`].
+    fn lenient(f: Self::F) -> Self::C;
+    /// The starting value of an output: one no body writes, so that an output still holding
+    /// it was not written (and the Fortran variable, perhaps never set, is neither read nor
+    /// changed).
     fn unset() -> Self::C;
     fn output(c: Self::C) -> Result<Self::F>;
 }
@@ -240,11 +243,12 @@ impl Conv for Int {
     fn input(f: Fint) -> Result<c_int> {
         Ok(c_int_of(f))
     }
-    fn initial(f: Fint) -> c_int {
+    fn lenient(f: Fint) -> c_int {
         c_int_of(f)
     }
     fn unset() -> c_int {
-        0
+        // No count, rank, size, class or flag is INT_MIN (MPI_UNDEFINED is -32766).
+        c_int::MIN
     }
     fn output(c: c_int) -> Result<Fint> {
         Ok(Fint::from(c))
@@ -263,8 +267,8 @@ impl Conv for RequestIndex {
     fn input(f: Fint) -> Result<c_int> {
         Ok(c_int_of(f).wrapping_sub(1))
     }
-    fn initial(_f: Fint) -> c_int {
-        c_int::MIN
+    fn lenient(f: Fint) -> c_int {
+        c_int_of(f).wrapping_sub(1)
     }
     fn unset() -> c_int {
         c_int::MIN
@@ -283,13 +287,12 @@ impl Conv for Logical {
     fn input(f: Fint) -> Result<c_int> {
         Ok(c_int::from(f != 0))
     }
-    fn initial(f: Fint) -> c_int {
-        // Not normalised: an output LOGICAL holding garbage must be written even when the
-        // body's answer normalises to the same truth value ([`Slot::store`] writes changes).
-        c_int_of(f)
+    fn lenient(f: Fint) -> c_int {
+        c_int::from(f != 0)
     }
     fn unset() -> c_int {
-        0
+        // Bodies write 0 or 1.
+        c_int::MIN
     }
     fn output(c: c_int) -> Result<Fint> {
         Ok(super::logical(c != 0))
@@ -309,11 +312,12 @@ macro_rules! wide {
             fn input(f: i64) -> Result<$t> {
                 Ok(f as $t)
             }
-            fn initial(f: i64) -> $t {
+            fn lenient(f: i64) -> $t {
                 f as $t
             }
             fn unset() -> $t {
-                0
+                // No address, extent, size or count a body writes is the most negative.
+                <$t>::MIN
             }
             fn output(c: $t) -> Result<i64> {
                 Ok(c as i64)
@@ -332,7 +336,7 @@ impl<H: FortranHandle> Conv for Handle<H> {
     fn input(f: Fint) -> Result<H> {
         H::from_fint(f.into())
     }
-    fn initial(f: Fint) -> H {
+    fn lenient(f: Fint) -> H {
         H::from_fint(f.into()).unwrap_or_else(|_| H::unset())
     }
     fn unset() -> H {
@@ -375,21 +379,18 @@ pub(crate) struct Slot<K: Conv> {
 }
 
 impl<K: Conv> Slot<K> {
-    /// An output (`inout`: read as an input first, with its errors).
+    /// An output: [`Conv::unset`] until the body writes it; `inout`: read as an input
+    /// first, with its errors.
     ///
     /// # Safety
-    /// `fortran` is NULL or valid for reads and writes until [`Slot::store`].
+    /// `fortran` is NULL or valid for writes (and, for `inout`, reads) until
+    /// [`Slot::store`].
     pub(crate) unsafe fn new(fortran: *mut K::F, inout: bool) -> Result<Slot<K>> {
-        let value = if fortran.is_null() {
+        let value = if fortran.is_null() || !inout {
             K::unset()
         } else {
             // SAFETY: non-null and valid (the caller's contract).
-            let f = unsafe { fortran.read() };
-            if inout {
-                K::input(f)?
-            } else {
-                K::initial(f)
-            }
+            K::input(unsafe { fortran.read() })?
         };
         Ok(Slot {
             fortran,
@@ -421,6 +422,17 @@ impl<K: Conv> Slot<K> {
     }
 }
 
+/// How an array argument starts.
+#[derive(Clone, Copy)]
+pub(crate) enum Reading {
+    /// An input or in-out array: every element must name something.
+    Strict,
+    /// A per-process input array: read, with what names nothing left for the body.
+    Lenient,
+    /// An output: not read.
+    Output,
+}
+
 /// An array argument of `len` elements (a negative length reads none: the body refuses it).
 pub(crate) struct ArraySlot<K: Conv> {
     fortran: *mut K::F,
@@ -429,20 +441,28 @@ pub(crate) struct ArraySlot<K: Conv> {
 }
 
 impl<K: Conv> ArraySlot<K> {
-    /// Reads the array; `strict` (inputs and in-out arrays) refuses elements that name
-    /// nothing.
+    /// An array as `reading` says: inputs and in-out arrays are read, refusing elements
+    /// that name nothing ([`Reading::Strict`]); outputs start [`Conv::unset`].
     ///
     /// # Safety
-    /// `fortran` is NULL or valid for reads (and, for outputs, writes) of `len` elements
-    /// until [`ArraySlot::store`].
-    pub(crate) unsafe fn new(fortran: *mut K::F, len: c_int, strict: bool) -> Result<ArraySlot<K>> {
+    /// `fortran` is NULL or valid for reads (unless [`Reading::Output`]) and, for outputs,
+    /// writes of `len` elements until [`ArraySlot::store`].
+    pub(crate) unsafe fn new(
+        fortran: *mut K::F,
+        len: c_int,
+        reading: Reading,
+    ) -> Result<ArraySlot<K>> {
         let len = usize::try_from(len).unwrap_or(0);
         let mut values = Vec::with_capacity(len);
         if !fortran.is_null() {
             for i in 0..len {
-                // SAFETY: `len` elements (the caller's contract).
-                let f = unsafe { fortran.add(i).read() };
-                values.push(if strict { K::input(f)? } else { K::initial(f) });
+                values.push(match reading {
+                    Reading::Output => K::unset(),
+                    // SAFETY: `len` elements (the caller's contract).
+                    Reading::Strict => K::input(unsafe { fortran.add(i).read() })?,
+                    // SAFETY: as above.
+                    Reading::Lenient => K::lenient(unsafe { fortran.add(i).read() }),
+                });
             }
         }
         Ok(ArraySlot {
@@ -508,20 +528,38 @@ const _: () = assert!(
     abi::MPI_F_SOURCE == 0 && abi::MPI_F_TAG == 1 && abi::MPI_F_ERROR == 2 && STATUS_SIZE == 8
 );
 
+/// What an output status holds until a body writes it: no body writes a status whose
+/// public fields are all INT_MIN.
+const UNSET_STATUS: MPI_Status = MPI_Status {
+    MPI_SOURCE: c_int::MIN,
+    MPI_TAG: c_int::MIN,
+    MPI_ERROR: c_int::MIN,
+    MPI_internal: [0; 5],
+};
+
+/// Whether two C statuses hold the same fields.
+fn same_status(a: &MPI_Status, b: &MPI_Status) -> bool {
+    (a.MPI_SOURCE, a.MPI_TAG, a.MPI_ERROR, a.MPI_internal)
+        == (b.MPI_SOURCE, b.MPI_TAG, b.MPI_ERROR, b.MPI_internal)
+}
+
 /// A status argument, or statuses: `count` of them (one for a single status), or none for
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`.
 pub(crate) struct StatusSlot {
     fortran: *mut Fint,
     values: Option<Vec<MPI_Status>>,
-    /// What the Fortran statuses held, as read.
-    before: Vec<Status>,
+    /// What each status held before the body ran.
+    before: Vec<MPI_Status>,
 }
 
 impl StatusSlot {
+    /// Output statuses start [`UNSET_STATUS`] (the Fortran ones are not read); input and
+    /// in-out ones (MPI_Get_count's, the setters') are `read`.
+    ///
     /// # Safety
-    /// `fortran` is NULL, a status-ignore variable, or valid for reads and writes of `count`
-    /// Fortran statuses until [`StatusSlot::store`].
-    pub(crate) unsafe fn new(fortran: *mut Fint, count: c_int) -> StatusSlot {
+    /// `fortran` is NULL, a status-ignore variable, or valid for reads (if `read`) and, for
+    /// outputs, writes of `count` Fortran statuses until [`StatusSlot::store`].
+    pub(crate) unsafe fn new(fortran: *mut Fint, count: c_int, read: bool) -> StatusSlot {
         if status_ignored(fortran as usize) {
             return StatusSlot {
                 fortran,
@@ -532,13 +570,17 @@ impl StatusSlot {
         let count = usize::try_from(count).unwrap_or(0);
         let values: Vec<MPI_Status> = (0..count)
             .map(|i| {
-                // SAFETY: `count` statuses (the caller's contract).
-                status_from(unsafe { &*fortran.add(i * STATUS_SIZE).cast::<Status>() })
+                if read {
+                    // SAFETY: `count` statuses (the caller's contract).
+                    status_from(unsafe { &*fortran.add(i * STATUS_SIZE).cast::<Status>() })
+                } else {
+                    UNSET_STATUS
+                }
             })
             .collect();
         StatusSlot {
             fortran,
-            before: values.iter().map(status_to).collect(),
+            before: values.clone(),
             values: Some(values),
         }
     }
@@ -556,8 +598,8 @@ impl StatusSlot {
     /// As for [`StatusSlot::new`].
     pub(crate) unsafe fn store(&self) {
         for (i, (status, before)) in self.values.iter().flatten().zip(&self.before).enumerate() {
-            let after = status_to(status);
-            if after != *before {
+            if !same_status(status, before) {
+                let after = status_to(status);
                 // SAFETY: status `i` (the contract of `new`).
                 unsafe {
                     self.fortran
