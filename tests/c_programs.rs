@@ -142,6 +142,7 @@ programs!(
     longjmp_thread,
     names,
     p2p_coll_basic,
+    p2p_common,
     p2p_modes,
     p2p_never_completes,
     p2p_requests,

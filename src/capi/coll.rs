@@ -254,13 +254,13 @@ pub(super) unsafe fn rootless_reduction(
 // errors included, which the full call then reports.
 
 #[inline(always)]
-fn success() -> Option<c_int> {
+pub(super) fn success() -> Option<c_int> {
     Some(abi::MPI_SUCCESS as c_int)
 }
 
 /// Whether a buffer of `bytes` bytes can be read or written: not NULL or `MPI_IN_PLACE` if
 /// it holds data.
-fn usable(buf: *const c_void, bytes: usize) -> bool {
+pub(super) fn usable(buf: *const c_void, bytes: usize) -> bool {
     bytes == 0 || !(buf.is_null() || in_place(buf))
 }
 

@@ -15,6 +15,7 @@ use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Fint, MPI_Request, MPI_Status};
 use crate::engine::typemap;
 use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
+use crate::ffi::current;
 
 /// Writes a status unless it is `MPI_STATUS_IGNORE`, `MPI_ERROR` included (`MPI_SUCCESS` in an
 /// empty status, MPI-4.1 §3.7.3; the standard leaves it undefined after a single completion
@@ -940,4 +941,299 @@ pub(super) unsafe fn status_f2c(
         ))
     };
     Ok(())
+}
+
+// ---- fast paths ---------------------------------------------------------------------------
+//
+// The common case of MPI_Send, MPI_Isend, MPI_Recv, MPI_Sendrecv and MPI_Wait with oneself
+// (src/engine/messages.rs, `send_fast` and the others): contiguous items, rank 0, nothing
+// unusual. `None` sends the call the whole way, which checks and reports everything.
+
+/// The bytes of a send buffer for [`Universe::send_fast`](crate::engine::Universe).
+///
+/// # Safety
+/// `buf` is NULL or valid for reads of `length` bytes.
+unsafe fn message_bytes<'a>(buf: *const c_void, length: usize) -> Option<&'a [u8]> {
+    if length == 0 {
+        return Some(&[]);
+    }
+    if !super::coll::usable(buf, length) {
+        return None;
+    }
+    // SAFETY: a usable buffer holds the message (the caller's contract).
+    Some(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), length) })
+}
+
+#[inline(always)]
+unsafe fn send_fast_any(
+    buf: *const c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: Option<*mut MPI_Request>,
+) -> Option<c_int> {
+    if dest != 0 || request.is_some_and(|r| r.is_null()) {
+        return None;
+    }
+    let made = current()?.send_fast(
+        handles::comm(comm).ok()?,
+        tag,
+        handles::datatype(datatype).ok()?,
+        usize::try_from(count).ok()?,
+        // SAFETY: the send buffer holds the message (the entry point's contract).
+        |length| unsafe { message_bytes(buf, length) },
+        request.is_some(),
+    )?;
+    if let (Some(out), Some(made)) = (request, made) {
+        // SAFETY: non-null, and valid for writes (the entry point's contract).
+        unsafe { out.write(encode_handle(made)) };
+    }
+    super::coll::success()
+}
+
+#[inline(always)]
+pub(super) unsafe fn send_fast(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { send_fast_any(buf, count.into(), datatype, dest, tag, comm, None) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn send_c_fast(
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { send_fast_any(buf, count, datatype, dest, tag, comm, None) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn isend_fast(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { send_fast_any(buf, count.into(), datatype, dest, tag, comm, Some(request)) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn isend_c_fast(
+    buf: *const c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { send_fast_any(buf, count, datatype, dest, tag, comm, Some(request)) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn recv_fast(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { recv_fast_any(buf, count.into(), datatype, source, tag, comm, status) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn recv_c_fast(
+    buf: *mut c_void,
+    count: MPI_Count,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe { recv_fast_any(buf, count, datatype, source, tag, comm, status) }
+}
+
+#[inline(always)]
+unsafe fn recv_fast_any(
+    buf: *mut c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    if count != 0 && !super::coll::usable(buf, 1) {
+        return None;
+    }
+    let done = current()?.recv_fast(
+        handles::comm(comm).ok()?,
+        source,
+        tag,
+        handles::datatype(datatype).ok()?,
+        usize::try_from(count).ok()?,
+        |bytes| {
+            if !bytes.is_empty() {
+                // SAFETY: the receive buffer holds `count` items, at least these bytes (the
+                // entry point's contract), and is neither NULL nor MPI_IN_PLACE (checked
+                // above: a non-empty message needs a non-zero count).
+                unsafe {
+                    std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len())
+                };
+            }
+        },
+    )?;
+    // SAFETY: NULL (MPI_STATUS_IGNORE) or valid (the entry point's contract).
+    unsafe { write_status(status, &done) };
+    super::coll::success()
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv_fast(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_fast_any(
+            sendbuf,
+            sendcount.into(),
+            sendtype,
+            dest,
+            sendtag,
+            recvbuf,
+            recvcount.into(),
+            recvtype,
+            source,
+            recvtag,
+            comm,
+            status,
+        )
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) unsafe fn sendrecv_c_fast(
+    sendbuf: *const c_void,
+    sendcount: MPI_Count,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    // SAFETY: the entry point's contract.
+    unsafe {
+        sendrecv_fast_any(
+            sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+            recvtag, comm, status,
+        )
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the standard's argument list
+unsafe fn sendrecv_fast_any(
+    sendbuf: *const c_void,
+    sendcount: i64,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: i64,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: MPI_Comm,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    let mut readable = true;
+    let done = current()?.sendrecv_fast(
+        handles::comm(comm).ok()?,
+        (
+            dest,
+            sendtag,
+            handles::datatype(sendtype).ok()?,
+            usize::try_from(sendcount).ok()?,
+        ),
+        (
+            source,
+            recvtag,
+            handles::datatype(recvtype).ok()?,
+            usize::try_from(recvcount).ok()?,
+        ),
+        |length| {
+            readable = super::coll::usable(sendbuf, length) && super::coll::usable(recvbuf, length);
+            if readable && length > 0 {
+                // SAFETY: both buffers hold at least `length` bytes (the entry point's
+                // contract; the receive's capacity is at least the message), neither NULL nor
+                // MPI_IN_PLACE; `copy` allows them to overlap, which the standard forbids.
+                unsafe { std::ptr::copy(sendbuf.cast::<u8>(), recvbuf.cast::<u8>(), length) };
+            }
+        },
+    )?;
+    if !readable {
+        return None;
+    }
+    // SAFETY: NULL (MPI_STATUS_IGNORE) or valid (the entry point's contract).
+    unsafe { write_status(status, &done) };
+    super::coll::success()
+}
+
+#[inline(always)]
+pub(super) unsafe fn wait_fast(
+    request: *mut MPI_Request,
+    status: *mut MPI_Status,
+) -> Option<c_int> {
+    if request.is_null() {
+        return None;
+    }
+    // SAFETY: non-null, and valid for reads and writes (the entry point's contract).
+    let raw = unsafe { request.read() };
+    current()?.wait_fast(request_of(raw).ok()??)?;
+    // SAFETY: as above; NULL (MPI_STATUS_IGNORE) or valid (the entry point's contract).
+    unsafe {
+        request.write(null());
+        write_status(status, &Status::empty());
+    }
+    super::coll::success()
 }

@@ -23,7 +23,7 @@ use super::error::{Error, Result};
 use super::ops::{Op, OpCall, PredefinedOp};
 use super::requests::{Delivery, Kind, RequestData, UserBuffer};
 use super::typemap::TypeMap;
-use super::{Comm, Datatype, Detail, ObjectKind, Request, Universe};
+use super::{Comm, Datatype, Detail, ObjectKind, Request, State, Universe};
 
 /// One buffer argument with its count and datatype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,11 +204,20 @@ impl Universe {
     ) -> Option<Option<FastType>> {
         let state = self.state.try_single()?;
         state.object(ObjectKind::Comm, comm.0).ok()?;
-        let Some(datatype) = datatype else {
-            return Some(None);
-        };
-        match &state.object(ObjectKind::Datatype, datatype.0).ok()?.detail {
-            Detail::Datatype { fast, .. } => fast.map(Some),
+        match datatype {
+            None => Some(None),
+            Some(datatype) => state.fast_type(datatype).map(Some),
+        }
+    }
+}
+
+impl State {
+    /// The fast paths' view of `datatype`: `None` unless it is a live, committed datatype
+    /// whose items lie back to back from the buffer address.
+    #[inline(always)]
+    pub(crate) fn fast_type(&self, datatype: Datatype) -> Option<FastType> {
+        match &self.object(ObjectKind::Datatype, datatype.0).ok()?.detail {
+            Detail::Datatype { fast, .. } => *fast,
             _ => None,
         }
     }

@@ -18,7 +18,7 @@ use super::requests::{
     PROC_NULL,
 };
 use super::table::Table;
-use super::{Comm, Error, Id, ObjectKind, Request, Result, State, Universe};
+use super::{Comm, Datatype, Error, Id, ObjectKind, Request, Result, State, Universe};
 
 /// `MPI_BSEND_OVERHEAD` of the standard ABI: the bytes a buffered send takes in the attached
 /// buffer on top of its data.
@@ -134,7 +134,16 @@ pub(crate) struct Queues {
     buffers: HashMap<BufferScope, Attached>,
     /// Partitioned requests not yet bound to a partner, oldest first.
     unbound: Vec<Id>,
+    /// Emptied message buffers the fast paths reuse (at most [`SPARE_BUFFERS`], none larger
+    /// than [`SPARE_CAPACITY`]), so that a small message to oneself allocates nothing.
+    spare: Vec<Vec<u8>>,
 }
+
+/// How many emptied message buffers are kept for reuse.
+const SPARE_BUFFERS: usize = 8;
+
+/// The largest capacity of a message buffer kept for reuse.
+const SPARE_CAPACITY: usize = 1 << 16;
 
 /// One side of a partitioned communication (MPI-4.1 §4).
 #[derive(Debug)]
@@ -361,7 +370,11 @@ impl State {
     /// Takes the queued message at `index` out of the queue: its buffer space is free and its
     /// synchronous sender (if any) completes.
     fn take_message(&mut self, index: usize) -> Option<Message> {
-        let message = self.p2p.messages.remove(index)?;
+        let message = if index == 0 {
+            self.p2p.messages.pop_front()?
+        } else {
+            self.p2p.messages.remove(index)?
+        };
         self.release(message.buffered);
         if let Some(request) = message.request {
             if let Some(RequestData {
@@ -406,7 +419,7 @@ impl State {
             Kind::Send { spec, .. } => {
                 let spec = spec.clone();
                 if spec.to.rank == PROC_NULL {
-                    entry.phase = Phase::Done(Box::new(Completion::empty()));
+                    entry.phase = Phase::Sent;
                     return Ok(());
                 }
                 self.context(spec.to.comm)?;
@@ -456,14 +469,14 @@ impl State {
         };
         match sent {
             Sent::Delivered => {
-                entry.phase = Phase::Done(Box::new(Completion::empty()));
+                entry.phase = Phase::Sent;
             }
             Sent::Queued(number) => {
                 if let Kind::Send { message, .. } = &mut entry.kind {
                     *message = Some(number);
                 }
                 if mode != SendMode::Synchronous {
-                    entry.phase = Phase::Done(Box::new(Completion::empty()));
+                    entry.phase = Phase::Sent;
                 }
             }
         }
@@ -1314,6 +1327,181 @@ impl State {
         }
         if let Some(attached) = self.p2p.buffers.get_mut(&scope) {
             attached.used = 0;
+        }
+    }
+}
+
+/// The shells' fast paths of point-to-point with oneself (MPI_Send, MPI_Isend, MPI_Recv,
+/// MPI_Sendrecv, MPI_Wait): under `MPI_THREAD_SINGLE` on the owning thread, with no lock, for
+/// a live communicator, rank 0, valid tags and datatypes whose items lie back to back. Each
+/// does what the full call does in its most common case; in every other case (errors
+/// included) it gives `None` and changes nothing, and the full call runs and reports.
+impl Universe {
+    /// A standard-mode send of `count` items of `datatype` to rank 0 with `tag` on `comm`
+    /// while no receive is posted: the message joins the queue. `message` gets the packed
+    /// length and gives the bytes (`None` if the buffer cannot be read). With `request`, as
+    /// MPI_Isend: the send's request, complete at once.
+    #[inline(always)]
+    pub(crate) fn send_fast<'a>(
+        &self,
+        comm: Comm,
+        tag: i32,
+        datatype: Datatype,
+        count: usize,
+        message: impl FnOnce(usize) -> Option<&'a [u8]>,
+        request: bool,
+    ) -> Option<Option<Request>> {
+        let mut state = self.state.try_single()?;
+        if !(0..=TAG_UB).contains(&tag) || !state.p2p.posted.is_empty() {
+            return None;
+        }
+        state.check_live().ok()?;
+        state.object(ObjectKind::Comm, comm.0).ok()?;
+        let length = state.fast_type(datatype)?.size.checked_mul(count as u64)?;
+        let bytes = message(usize::try_from(length).ok()?)?;
+        let number = state.p2p.next_message;
+        let made = if request {
+            let spec = SendSpec {
+                mode: SendMode::Standard,
+                to: Envelope { rank: 0, tag, comm },
+                buffer: None,
+            };
+            let data = RequestData {
+                kind: Kind::Send {
+                    spec,
+                    message: Some(number),
+                },
+                phase: Phase::Sent,
+                persistent: false,
+                freed: false,
+            };
+            Some(state.new_request(data).ok()?)
+        } else {
+            None
+        };
+        let mut data = state.p2p.spare.pop().unwrap_or_default();
+        data.extend_from_slice(bytes);
+        state.p2p.next_message += 1;
+        state.p2p.messages.push_back(Message {
+            id: number,
+            context: comm.0,
+            tag,
+            data,
+            sync: None,
+            request: made.map(|r| r.0),
+            buffered: None,
+        });
+        Some(made)
+    }
+
+    /// A blocking receive from `source` (0 or `MPI_ANY_SOURCE`) with `tag` on `comm` into
+    /// `count` items of `datatype` when a queued message matches and fits: `deliver` gets its
+    /// bytes, and the status comes back.
+    #[inline(always)]
+    pub(crate) fn recv_fast(
+        &self,
+        comm: Comm,
+        source: i32,
+        tag: i32,
+        datatype: Datatype,
+        count: usize,
+        deliver: impl FnOnce(&[u8]),
+    ) -> Option<Status> {
+        let mut state = self.state.try_single()?;
+        if !(source == 0 || source == ANY_SOURCE) || check_tag(tag, true).is_err() {
+            return None;
+        }
+        state.object(ObjectKind::Comm, comm.0).ok()?;
+        let capacity = state.fast_type(datatype)?.size.checked_mul(count as u64)?;
+        let from = Envelope {
+            rank: source,
+            tag,
+            comm,
+        };
+        let index = state.find_message(&from)?;
+        if state.p2p.messages[index].data.len() as u64 > capacity {
+            return None;
+        }
+        let message = state.take_message(index)?;
+        deliver(&message.data);
+        let status = Status {
+            source: 0,
+            tag: message.tag,
+            bytes: message.data.len() as u64,
+            ..Status::empty()
+        };
+        state.recycle(message.data);
+        Some(status)
+    }
+
+    /// MPI_Sendrecv to and from oneself on one communicator when its send is the message its
+    /// receive takes (no queued message matches the receive, no posted receive the send) and
+    /// fits: `copy` gets the packed length and moves the bytes; nothing else changes.
+    #[inline(always)]
+    pub(crate) fn sendrecv_fast(
+        &self,
+        comm: Comm,
+        (dest, sendtag, sendtype, sendcount): (i32, i32, Datatype, usize),
+        (source, recvtag, recvtype, recvcount): (i32, i32, Datatype, usize),
+        copy: impl FnOnce(usize),
+    ) -> Option<Status> {
+        let state = self.state.try_single()?;
+        if dest != 0
+            || !(source == 0 || source == ANY_SOURCE)
+            || check_tag(sendtag, false).is_err()
+            || check_tag(recvtag, true).is_err()
+            || !tag_matches(recvtag, sendtag)
+        {
+            return None;
+        }
+        state.object(ObjectKind::Comm, comm.0).ok()?;
+        let length = state
+            .fast_type(sendtype)?
+            .size
+            .checked_mul(sendcount as u64)?;
+        let capacity = state
+            .fast_type(recvtype)?
+            .size
+            .checked_mul(recvcount as u64)?;
+        let from = Envelope {
+            rank: source,
+            tag: recvtag,
+            comm,
+        };
+        if length > capacity
+            || state.find_message(&from).is_some()
+            || state.find_posted(comm.0, sendtag).is_some()
+        {
+            return None;
+        }
+        copy(usize::try_from(length).ok()?);
+        Some(Status {
+            source: 0,
+            tag: sendtag,
+            bytes: length,
+            ..Status::empty()
+        })
+    }
+
+    /// MPI_Wait on a complete nonblocking send: the request goes.
+    #[inline(always)]
+    pub(crate) fn wait_fast(&self, request: Request) -> Option<()> {
+        let mut state = self.state.try_single()?;
+        let data = state.requests.get(request.0)?;
+        if data.persistent || !matches!(data.phase, Phase::Sent) {
+            return None;
+        }
+        state.requests.discard(request.0);
+        Some(())
+    }
+}
+
+impl State {
+    /// Keeps an emptied message buffer for the next fast send.
+    fn recycle(&mut self, mut data: Vec<u8>) {
+        if self.p2p.spare.len() < SPARE_BUFFERS && data.capacity() <= SPARE_CAPACITY {
+            data.clear();
+            self.p2p.spare.push(data);
         }
     }
 }

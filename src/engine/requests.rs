@@ -235,6 +235,9 @@ pub(crate) enum Phase {
     Active,
     /// Done, not yet reported.
     Done(Box<Completion>),
+    /// Done with an empty completion, not yet reported: a send whose data the library holds
+    /// or a receive took (the common case, kept without an allocation).
+    Sent,
 }
 
 /// A request's entry in the table.
@@ -283,7 +286,7 @@ impl RequestData {
     }
 
     fn is_done(&self) -> bool {
-        matches!(self.phase, Phase::Done(_))
+        matches!(self.phase, Phase::Done(_) | Phase::Sent)
     }
 }
 
@@ -408,6 +411,7 @@ impl State {
                 return Err(Error::Internal("a request taken before it completed"));
             }
             Phase::Done(completion) => *completion,
+            Phase::Sent => Completion::empty(),
         };
         if let Kind::Send { message, .. } = &mut data.kind {
             if data.persistent {
@@ -440,6 +444,7 @@ impl State {
             (Phase::Active, _) => Peeked::Pending,
             (Phase::Done(_), Kind::Generalized(callbacks)) => Peeked::Query(callbacks.clone()),
             (Phase::Done(completion), _) => Peeked::Ready(completion.status),
+            (Phase::Sent, _) => Peeked::Ready(Status::empty()),
         })
     }
 }

@@ -160,6 +160,22 @@ impl<T> Table<T> {
             .expect("checked just above"))
     }
 
+    /// [`Table::remove`] without handing the value back (it is dropped where it lies);
+    /// whether `id` named an object.
+    #[inline]
+    pub(crate) fn discard(&mut self, id: Id) -> bool {
+        let Some(slot) = self.slots.get_mut(id.index as usize) else {
+            return false;
+        };
+        if slot.generation != id.generation || slot.value.is_none() {
+            return false;
+        }
+        slot.value = None;
+        slot.generation = next_generation(slot.generation);
+        self.free.push_back(id.index);
+        true
+    }
+
     pub(crate) fn remove(&mut self, id: Id) -> Option<T> {
         let slot = self.slots.get_mut(id.index as usize)?;
         if slot.generation != id.generation {
