@@ -881,6 +881,14 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
         {
             Some(("crate::fortran::conv::RequestIndex".to_string(), "Fint"))
         }
+        // The in-out length of a string result (MPI_Info_get_string's `buflen`,
+        // MPI_Session_get_nth_pset's `pset_len`): C counts the NUL, Fortran does not.
+        "int"
+            if param.direction == "inout"
+                && matches!(param.kind.as_str(), "INFO_VALUE_LENGTH" | "STRING_LENGTH") =>
+        {
+            Some(("crate::fortran::conv::StringLength".to_string(), "Fint"))
+        }
         "int" => Some(("crate::fortran::conv::Int".to_string(), "Fint")),
         "MPI_Aint" | "MPI_Count" | "MPI_Offset" => Some((
             format!("crate::fortran::conv::Wide<crate::abi::{base}>"),

@@ -255,6 +255,34 @@ impl Conv for Int {
     }
 }
 
+/// The in-out length of a string result (MPI_INFO_GET_STRING's BUFLEN,
+/// MPI_SESSION_GET_NTH_PSET's PSET_LEN): MPI-4.1 counts the terminating NUL in C only. In
+/// Fortran the length given is the number of characters the routine may store (0: none) and
+/// the length returned is the number of characters of the whole value; the C body gets and
+/// gives the same lengths plus one.
+pub(crate) struct StringLength;
+
+impl Conv for StringLength {
+    type C = c_int;
+    type F = Fint;
+    fn input(f: Fint) -> Result<c_int> {
+        // 0 stays 0 (nothing is stored); a negative length stays negative, for the body to
+        // refuse.
+        let c = c_int_of(f);
+        Ok(if c > 0 { c.saturating_add(1) } else { c })
+    }
+    fn lenient(f: Fint) -> c_int {
+        Self::input(f).unwrap_or(c_int::MIN)
+    }
+    fn unset() -> c_int {
+        c_int::MIN
+    }
+    fn output(c: c_int) -> Result<Fint> {
+        // Bodies return the length with the NUL, at least 1.
+        Ok(Fint::from(c.saturating_sub(1).max(0)))
+    }
+}
+
 /// The index of a request in an array (MPI_Waitany's `index`, MPI_Waitsome's
 /// `array_of_indices`): C counts from 0, Fortran from 1; `MPI_UNDEFINED` stays itself. Only
 /// ever an output: the starting value is one no call writes, so that every index written
