@@ -66,7 +66,8 @@ pub struct Routine {
     /// Upper case: `MPI_COMM_GET_ATTR`.
     name: String,
     args: Vec<Argument>,
-    returns_double: bool,
+    /// A function (`-> double`, `-> aint`): its Fortran result type; no IERROR.
+    returns: Option<&'static str>,
     on_world: bool,
     fast: bool,
     /// Generated over the C body (bindings/generate_c.rs): no shell here.
@@ -162,7 +163,13 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
         routines.push(Routine {
             name: name.trim().to_string(),
             args,
-            returns_double: options.contains("-> double"),
+            returns: if options.contains("-> double") {
+                Some("double precision")
+            } else if options.contains("-> aint") {
+                Some("integer(kind=MPI_ADDRESS_KIND)")
+            } else {
+                None
+            },
             on_world: options.contains("on world"),
             fast: options.split_whitespace().any(|word| word == "fast"),
             generated: options.split_whitespace().any(|word| word == "generated"),
@@ -271,11 +278,16 @@ fn rust_shell(out: &mut String, routine: &Routine) {
         names
             .iter()
             .cloned()
-            .chain((!routine.returns_double).then(|| "ierror".to_string()))
+            .chain(routine.returns.is_none().then(|| "ierror".to_string()))
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if routine.returns_double {
+    if routine.returns.is_some() {
+        assert!(
+            routine.returns == Some("double precision") && routine.args.is_empty(),
+            "routines.txt: {}: a hand-written function returns a double and takes no argument",
+            routine.name
+        );
         writeln!(
             out,
             "/// `{signature}`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`).
@@ -662,11 +674,11 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
         name.push_str("_CPTR");
     }
     let mut names: Vec<&str> = routine.args.iter().map(|a| a.name.as_str()).collect();
-    if !routine.returns_double {
+    if routine.returns.is_none() {
         names.push("ierror");
     }
-    let head = if routine.returns_double {
-        format!("double precision function {name}()")
+    let head = if let Some(result) = routine.returns {
+        format!("{result} function {name}({})", names.join(", "))
     } else if routine.choice && binding == Binding::F08 {
         format!(
             "subroutine {name}({}) bind(C,name=\"{}_f08\")",
@@ -683,14 +695,14 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
             writeln!(out, "      {line}").unwrap();
         }
     }
-    match (routine.returns_double, binding) {
+    match (routine.returns.is_some(), binding) {
         (true, _) => {}
         (false, Binding::Mpi) => writeln!(out, "      integer, intent(out) :: ierror").unwrap(),
         (false, Binding::F08) => {
             writeln!(out, "      integer, optional, intent(out) :: ierror").unwrap()
         }
     }
-    let end = if routine.returns_double {
+    let end = if routine.returns.is_some() {
         "function"
     } else {
         "subroutine"
@@ -829,6 +841,8 @@ pub fn mpif_h(constants: &[Constant], fint_bytes: usize) -> String {
     out.push_str(
         "      DOUBLE PRECISION MPI_WTIME, MPI_WTICK
       EXTERNAL MPI_WTIME, MPI_WTICK
+      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF
+      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF
 ",
     );
     for (name, _, _) in PREDEFINED_CALLBACKS {

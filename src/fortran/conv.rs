@@ -390,6 +390,20 @@ pub(crate) unsafe fn input<K: Conv>(pointer: *const K::F, name: &'static str) ->
     K::input(unsafe { pointer.read() })
 }
 
+/// An INTEGER(KIND=MPI_ADDRESS_KIND) argument of a function that reports no error
+/// (MPI_AINT_ADD): its value as an `MPI_Aint`, 0 for an absent one.
+///
+/// # Safety
+/// `pointer` is NULL or valid for reads.
+pub(crate) unsafe fn address_in(pointer: *const i64) -> abi::MPI_Aint {
+    if pointer.is_null() {
+        0
+    } else {
+        // SAFETY: non-null and valid (the caller's contract).
+        unsafe { pointer.read() as abi::MPI_Aint }
+    }
+}
+
 /// Refuses a NULL output (what C's `Out` does before the body runs).
 pub(crate) fn nonnull<T>(pointer: *const T, name: &'static str) -> Result<()> {
     if pointer.is_null() {
