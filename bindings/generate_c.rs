@@ -714,6 +714,11 @@ fn large_only(param: &Param) -> bool {
     param.c_type == "-" && param.c_large != "-"
 }
 
+/// Whether a procedure's Fortran binding ends with IERROR (all but MPI_PCONTROL's).
+fn has_ierror(procedure: &Procedure) -> bool {
+    procedure.params.iter().any(|p| p.name == "ierror")
+}
+
 /// Whether a procedure has a Fortran binding in the data.
 fn has_fortran(procedure: &Procedure) -> bool {
     !procedure.flags.iter().any(|f| f == "no-f90")
@@ -787,8 +792,13 @@ pub fn fortran_routines(
         };
         writeln!(
             out,
-            "{} generated{choice}",
-            fortran_signature(procedure, &name)
+            "{} generated{choice}{no_ierror}",
+            fortran_signature(procedure, &name),
+            no_ierror = if has_ierror(procedure) {
+                ""
+            } else {
+                " no-ierror"
+            }
         )
         .unwrap();
     }
@@ -1147,20 +1157,27 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
             forward_descriptor.push(n.clone());
         }
     }
-    for list in [
-        &mut inner_params,
-        &mut address_params,
-        &mut descriptor_params,
-    ] {
-        list.push("ierror: *mut crate::engine::Fint".to_string());
-    }
-    for list in [
-        &mut forward_address,
-        &mut forward_descriptor,
-        &mut forward,
-        &mut forward_f08,
-    ] {
-        list.push("ierror".to_string());
+    // MPI_PCONTROL(LEVEL) has no IERROR: the inner function gets none (NULL).
+    let has_ierror = has_ierror(procedure);
+    assert!(
+        has_ierror || !has_choice,
+        "{name}: no IERROR, and choice buffers"
+    );
+    inner_params.push("ierror: *mut crate::engine::Fint".to_string());
+    if has_ierror {
+        for list in [&mut address_params, &mut descriptor_params] {
+            list.push("ierror: *mut crate::engine::Fint".to_string());
+        }
+        for list in [
+            &mut forward_address,
+            &mut forward_descriptor,
+            &mut forward,
+            &mut forward_f08,
+        ] {
+            list.push("ierror".to_string());
+        }
+    } else {
+        forward_address.push("std::ptr::null_mut()".to_string());
     }
     for (param, reading) in &readings {
         if matches!(reading, Reading::Text) {
@@ -1369,7 +1386,7 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
         fortran_params
             .iter()
             .map(|p| p.name.as_str())
-            .chain(["ierror"])
+            .chain(has_ierror.then_some("ierror"))
             .collect::<Vec<_>>()
             .join(", ")
     );

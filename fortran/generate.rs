@@ -74,6 +74,8 @@ pub struct Routine {
     generated: bool,
     /// Generated, with choice buffers: `use mpi_f08` binds to `mpi_x_f08` with C descriptors.
     choice: bool,
+    /// A subroutine without IERROR (`no-ierror`: MPI_PCONTROL).
+    no_ierror: bool,
 }
 
 fn parse_type(words: &[&str], line: &str) -> Type {
@@ -174,6 +176,7 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
             fast: options.split_whitespace().any(|word| word == "fast"),
             generated: options.split_whitespace().any(|word| word == "generated"),
             choice: options.split_whitespace().any(|word| word == "choice"),
+            no_ierror: options.split_whitespace().any(|word| word == "no-ierror"),
         });
     }
     routines
@@ -674,7 +677,8 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
         name.push_str("_CPTR");
     }
     let mut names: Vec<&str> = routine.args.iter().map(|a| a.name.as_str()).collect();
-    if routine.returns.is_none() {
+    let ierror = routine.returns.is_none() && !routine.no_ierror;
+    if ierror {
         names.push("ierror");
     }
     let head = if let Some(result) = routine.returns {
@@ -695,7 +699,7 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
             writeln!(out, "      {line}").unwrap();
         }
     }
-    match (routine.returns.is_some(), binding) {
+    match (!ierror, binding) {
         (true, _) => {}
         (false, Binding::Mpi) => writeln!(out, "      integer, intent(out) :: ierror").unwrap(),
         (false, Binding::F08) => {
@@ -779,6 +783,7 @@ fn integer_constants(constants: &[Constant], fint_bytes: usize) -> Vec<(String, 
 const SPECIAL_VARIABLES: &[(&str, &str, &str)] = &[
     ("MPI_BOTTOM", "INTEGER", "integer"),
     ("MPI_IN_PLACE", "INTEGER", "integer"),
+    ("MPI_BUFFER_AUTOMATIC", "INTEGER", "integer"),
     ("MPI_STATUS_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_STATUSES_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_ERRCODES_IGNORE", "INTEGER", "integer"),
@@ -792,7 +797,7 @@ const SPECIAL_VARIABLES: &[(&str, &str, &str)] = &[
 /// The dimensions of a special variable in mpif.h and `use mpi`.
 fn special_dims(name: &str) -> &'static str {
     match name {
-        "MPI_BOTTOM" | "MPI_IN_PLACE" => "",
+        "MPI_BOTTOM" | "MPI_IN_PLACE" | "MPI_BUFFER_AUTOMATIC" => "",
         "MPI_STATUS_IGNORE" => "(MPI_STATUS_SIZE)",
         "MPI_STATUSES_IGNORE" => "(MPI_STATUS_SIZE,1)",
         "MPI_ARGVS_NULL" => "(1,1)",
@@ -1026,7 +1031,7 @@ module mpi_f08
     for (name, _, f08) in SPECIAL_VARIABLES {
         let symbol = name.replace("MPI_", "mpiattr_f08_").to_lowercase();
         let dims = match *name {
-            "MPI_STATUS_IGNORE" | "MPI_BOTTOM" | "MPI_IN_PLACE" => "",
+            "MPI_STATUS_IGNORE" | "MPI_BOTTOM" | "MPI_IN_PLACE" | "MPI_BUFFER_AUTOMATIC" => "",
             "MPI_ARGVS_NULL" => "(1, 1)",
             _ => "(1)",
         };

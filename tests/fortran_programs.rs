@@ -156,6 +156,7 @@ programs!(
     aint_f,
     badargs_f08,
     badargs_mpi,
+    bsend_auto_f,
     coll_f08,
     cxx_exception_f,
     envelope_f,

@@ -73,6 +73,8 @@ special_variables! {
     mpiattr_bottom_: Fint = 0;
     /// `COMMON /MPIATTR_IN_PLACE/ MPI_IN_PLACE`.
     mpiattr_in_place_: Fint = 0;
+    /// `COMMON /MPIATTR_BUFFER_AUTOMATIC/ MPI_BUFFER_AUTOMATIC`.
+    mpiattr_buffer_automatic_: Fint = 0;
     /// `COMMON /MPIATTR_STATUS_IGNORE/ MPI_STATUS_IGNORE(MPI_STATUS_SIZE)`.
     mpiattr_status_ignore_: Status = [0; STATUS_SIZE];
     /// `COMMON /MPIATTR_STATUSES_IGNORE/ MPI_STATUSES_IGNORE(MPI_STATUS_SIZE, 1)`.
@@ -91,6 +93,8 @@ special_variables! {
     mpiattr_f08_bottom: Fint = 0;
     /// `use mpi_f08`'s `MPI_IN_PLACE`.
     mpiattr_f08_in_place: Fint = 0;
+    /// `use mpi_f08`'s `MPI_BUFFER_AUTOMATIC`.
+    mpiattr_f08_buffer_automatic: Fint = 0;
     /// `use mpi_f08`'s `MPI_STATUS_IGNORE` (TYPE(MPI_Status)).
     mpiattr_f08_status_ignore: Status = [0; STATUS_SIZE];
     /// `use mpi_f08`'s `MPI_STATUSES_IGNORE(1)`.
@@ -116,13 +120,19 @@ fn is<T, U>(
     address != 0 && (address == old.address() || address == f08.address())
 }
 
-/// A choice buffer's address as C sees it: `MPI_BOTTOM` is NULL, `MPI_IN_PLACE` is C's
-/// `MPI_IN_PLACE`.
+/// A choice buffer's address as C sees it: `MPI_BOTTOM` is NULL, `MPI_IN_PLACE` and
+/// `MPI_BUFFER_AUTOMATIC` are C's.
 pub(crate) fn buffer_address(address: usize) -> *mut c_void {
     if is(address, &mpiattr_bottom_, &mpiattr_f08_bottom) {
         std::ptr::null_mut()
     } else if is(address, &mpiattr_in_place_, &mpiattr_f08_in_place) {
         abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize as *mut c_void
+    } else if is(
+        address,
+        &mpiattr_buffer_automatic_,
+        &mpiattr_f08_buffer_automatic,
+    ) {
+        abi::MPIATTR_HANDLE_MPI_BUFFER_AUTOMATIC as usize as *mut c_void
     } else {
         address as *mut c_void
     }
@@ -1090,6 +1100,15 @@ mod tests {
             buffer_address(mpiattr_f08_in_place.address()) as usize,
             abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
         );
+        for automatic in [
+            mpiattr_buffer_automatic_.address(),
+            mpiattr_f08_buffer_automatic.address(),
+        ] {
+            assert_eq!(
+                buffer_address(automatic) as usize,
+                abi::MPIATTR_HANDLE_MPI_BUFFER_AUTOMATIC as usize
+            );
+        }
         assert_eq!(buffer_address(0x1234) as usize, 0x1234);
         assert!(status_ignored(mpiattr_status_ignore_.address()));
         assert!(status_ignored(mpiattr_f08_statuses_ignore.address()));
