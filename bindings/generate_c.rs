@@ -691,10 +691,10 @@ fn fortran_signature(procedure: &Procedure, name: &str) -> String {
         .filter(|p| fortran_param(p))
         .map(|p| format!("{}: {}", p.name, fortran_type(procedure, p, &p.f08)))
         .collect();
-    let returns = if procedure.c_return == "double" {
-        " -> double"
-    } else {
-        ""
+    let returns = match procedure.c_return.as_str() {
+        "double" => " -> double",
+        "MPI_Aint" => " -> aint",
+        _ => "",
     };
     format!("{name}({}){returns}", args.join(", "))
 }
@@ -702,7 +702,21 @@ fn fortran_signature(procedure: &Procedure, name: &str) -> String {
 /// Whether a parameter is one of the Fortran routine's (not IERROR, which every routine
 /// ends with; not the C-only ones; not MPI_Pcontrol's `...`).
 fn fortran_param(param: &Param) -> bool {
-    param.name != "ierror" && !param.fortran_suppressed && param.kind != "VARARGS"
+    param.name != "ierror"
+        && !param.fortran_suppressed
+        && param.kind != "VARARGS"
+        && !large_only(param)
+}
+
+/// A parameter of the large-count form only (MPI_Type_get_envelope's `num_large_counts`):
+/// no C type in the other form, whose Fortran routine does not have it either.
+fn large_only(param: &Param) -> bool {
+    param.c_type == "-" && param.c_large != "-"
+}
+
+/// Whether a procedure's Fortran binding ends with IERROR (all but MPI_PCONTROL's).
+fn has_ierror(procedure: &Procedure) -> bool {
+    procedure.params.iter().any(|p| p.name == "ierror")
 }
 
 /// Whether a procedure has a Fortran binding in the data.
@@ -778,8 +792,13 @@ pub fn fortran_routines(
         };
         writeln!(
             out,
-            "{} generated{choice}",
-            fortran_signature(procedure, &name)
+            "{} generated{choice}{no_ierror}",
+            fortran_signature(procedure, &name),
+            no_ierror = if has_ierror(procedure) {
+                ""
+            } else {
+                " no-ierror"
+            }
         )
         .unwrap();
     }
@@ -880,6 +899,14 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
                     .any(|p| p.name == "array_of_requests") =>
         {
             Some(("crate::fortran::conv::RequestIndex".to_string(), "Fint"))
+        }
+        // The in-out length of a string result (MPI_Info_get_string's `buflen`,
+        // MPI_Session_get_nth_pset's `pset_len`): C counts the NUL, Fortran does not.
+        "int"
+            if param.direction == "inout"
+                && matches!(param.kind.as_str(), "INFO_VALUE_LENGTH" | "STRING_LENGTH") =>
+        {
+            Some(("crate::fortran::conv::StringLength".to_string(), "Fint"))
         }
         "int" => Some(("crate::fortran::conv::Int".to_string(), "Fint")),
         "MPI_Aint" | "MPI_Count" | "MPI_Offset" => Some((
@@ -1002,6 +1029,58 @@ pub extern "C" fn {lower}_() -> f64 {{
         .unwrap();
         return;
     }
+    if procedure.c_return == "MPI_Aint" {
+        // MPI_AINT_ADD, MPI_AINT_DIFF: INTEGER(KIND=MPI_ADDRESS_KIND) functions of
+        // INTEGER(KIND=MPI_ADDRESS_KIND) arguments, which no error reaches.
+        let params: Vec<&Param> = procedure
+            .params
+            .iter()
+            .filter(|p| fortran_param(p))
+            .collect();
+        assert!(
+            params
+                .iter()
+                .all(|p| p.c_type == "MPI_Aint" && p.direction == "in"),
+            "{name}: a generated address function takes addresses"
+        );
+        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        let typed: Vec<String> = names.iter().map(|n| format!("{n}: *const i64")).collect();
+        let reads: Vec<String> = names
+            .iter()
+            .map(|n| format!("crate::fortran::conv::address_in({n})"))
+            .collect();
+        write!(
+            out,
+            r#"
+/// `{upper}({args})`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`): the C body's value.
+///
+/// # Safety
+/// Fortran's convention: every argument is NULL or a valid reference.
+#[no_mangle]
+pub unsafe extern "C" fn p{lower}_({typed}) -> i64 {{
+    // SAFETY: NULL or valid references (this function's contract).
+    let ({names}) = unsafe {{ ({reads}) }};
+    crate::ffi::call_infallible(0, || super::{chapter}::{body}({names}) as i64)
+}}
+
+/// `{upper}({args})`: forwards to `p{lower}_`, so a profiling library can interpose it.
+///
+/// # Safety
+/// As for `p{lower}_`.
+#[no_mangle]
+pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
+    // SAFETY: the same contract.
+    unsafe {{ p{lower}_({names}) }}
+}}
+"#,
+            args = names.join(", ").to_uppercase(),
+            typed = typed.join(", "),
+            names = names.join(", "),
+            reads = reads.join(", "),
+        )
+        .unwrap();
+        return;
+    }
     assert!(
         procedure.c_return == "int",
         "{name}: a generated Fortran routine calls a body returning an error code"
@@ -1078,20 +1157,27 @@ pub extern "C" fn {lower}_() -> f64 {{
             forward_descriptor.push(n.clone());
         }
     }
-    for list in [
-        &mut inner_params,
-        &mut address_params,
-        &mut descriptor_params,
-    ] {
-        list.push("ierror: *mut crate::engine::Fint".to_string());
-    }
-    for list in [
-        &mut forward_address,
-        &mut forward_descriptor,
-        &mut forward,
-        &mut forward_f08,
-    ] {
-        list.push("ierror".to_string());
+    // MPI_PCONTROL(LEVEL) has no IERROR: the inner function gets none (NULL).
+    let has_ierror = has_ierror(procedure);
+    assert!(
+        has_ierror || !has_choice,
+        "{name}: no IERROR, and choice buffers"
+    );
+    inner_params.push("ierror: *mut crate::engine::Fint".to_string());
+    if has_ierror {
+        for list in [&mut address_params, &mut descriptor_params] {
+            list.push("ierror: *mut crate::engine::Fint".to_string());
+        }
+        for list in [
+            &mut forward_address,
+            &mut forward_descriptor,
+            &mut forward,
+            &mut forward_f08,
+        ] {
+            list.push("ierror".to_string());
+        }
+    } else {
+        forward_address.push("std::ptr::null_mut()".to_string());
     }
     for (param, reading) in &readings {
         if matches!(reading, Reading::Text) {
@@ -1278,12 +1364,16 @@ pub extern "C" fn {lower}_() -> f64 {{
     let mut fortran_args = call_args.into_iter();
     for param in procedure.c_params().filter(|p| p.kind != "VARARGS") {
         if param.fortran_suppressed {
-            assert!(
-                param.c_type.ends_with('*'),
-                "{name}: the C-only `{}` is no pointer",
-                param.name
-            );
-            all_args.push("std::ptr::null_mut()".to_string());
+            // MPI_Init's `argc`/`argv` pointers, MPI_Info_create_env's `argc`/`argv`.
+            let none = match param.c_type.as_str() {
+                "int" => "0",
+                c if c.ends_with('*') || c.ends_with("[]") => "std::ptr::null_mut()",
+                _ => panic!(
+                    "{name}: the C-only `{}` is neither int nor pointer",
+                    param.name
+                ),
+            };
+            all_args.push(none.to_string());
         } else {
             all_args.push(fortran_args.next().expect("a Fortran argument"));
         }
@@ -1296,7 +1386,7 @@ pub extern "C" fn {lower}_() -> f64 {{
         fortran_params
             .iter()
             .map(|p| p.name.as_str())
-            .chain(["ierror"])
+            .chain(has_ierror.then_some("ierror"))
             .collect::<Vec<_>>()
             .join(", ")
     );

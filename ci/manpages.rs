@@ -415,6 +415,9 @@ struct Declaration {
 fn declarations(block: &str) -> Result<Vec<Declaration>, String> {
     let mut lines = block.lines();
     let head = lines.next().ok_or("an empty Fortran block")?;
+    // A function's result type may have parentheses of its own
+    // (`INTEGER(KIND=MPI_ADDRESS_KIND) FUNCTION MPI_AINT_ADD(base, disp)`).
+    let head = head.split_once(" FUNCTION ").map_or(head, |(_, rest)| rest);
     let (_, names) = head
         .split_once('(')
         .ok_or("a Fortran header without arguments")?;

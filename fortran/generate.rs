@@ -66,13 +66,16 @@ pub struct Routine {
     /// Upper case: `MPI_COMM_GET_ATTR`.
     name: String,
     args: Vec<Argument>,
-    returns_double: bool,
+    /// A function (`-> double`, `-> aint`): its Fortran result type; no IERROR.
+    returns: Option<&'static str>,
     on_world: bool,
     fast: bool,
     /// Generated over the C body (bindings/generate_c.rs): no shell here.
     generated: bool,
     /// Generated, with choice buffers: `use mpi_f08` binds to `mpi_x_f08` with C descriptors.
     choice: bool,
+    /// A subroutine without IERROR (`no-ierror`: MPI_PCONTROL).
+    no_ierror: bool,
 }
 
 fn parse_type(words: &[&str], line: &str) -> Type {
@@ -162,11 +165,18 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
         routines.push(Routine {
             name: name.trim().to_string(),
             args,
-            returns_double: options.contains("-> double"),
+            returns: if options.contains("-> double") {
+                Some("double precision")
+            } else if options.contains("-> aint") {
+                Some("integer(kind=MPI_ADDRESS_KIND)")
+            } else {
+                None
+            },
             on_world: options.contains("on world"),
             fast: options.split_whitespace().any(|word| word == "fast"),
             generated: options.split_whitespace().any(|word| word == "generated"),
             choice: options.split_whitespace().any(|word| word == "choice"),
+            no_ierror: options.split_whitespace().any(|word| word == "no-ierror"),
         });
     }
     routines
@@ -271,11 +281,16 @@ fn rust_shell(out: &mut String, routine: &Routine) {
         names
             .iter()
             .cloned()
-            .chain((!routine.returns_double).then(|| "ierror".to_string()))
+            .chain(routine.returns.is_none().then(|| "ierror".to_string()))
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if routine.returns_double {
+    if routine.returns.is_some() {
+        assert!(
+            routine.returns == Some("double precision") && routine.args.is_empty(),
+            "routines.txt: {}: a hand-written function returns a double and takes no argument",
+            routine.name
+        );
         writeln!(
             out,
             "/// `{signature}`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`).
@@ -662,11 +677,12 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
         name.push_str("_CPTR");
     }
     let mut names: Vec<&str> = routine.args.iter().map(|a| a.name.as_str()).collect();
-    if !routine.returns_double {
+    let ierror = routine.returns.is_none() && !routine.no_ierror;
+    if ierror {
         names.push("ierror");
     }
-    let head = if routine.returns_double {
-        format!("double precision function {name}()")
+    let head = if let Some(result) = routine.returns {
+        format!("{result} function {name}({})", names.join(", "))
     } else if routine.choice && binding == Binding::F08 {
         format!(
             "subroutine {name}({}) bind(C,name=\"{}_f08\")",
@@ -683,14 +699,14 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
             writeln!(out, "      {line}").unwrap();
         }
     }
-    match (routine.returns_double, binding) {
+    match (!ierror, binding) {
         (true, _) => {}
         (false, Binding::Mpi) => writeln!(out, "      integer, intent(out) :: ierror").unwrap(),
         (false, Binding::F08) => {
             writeln!(out, "      integer, optional, intent(out) :: ierror").unwrap()
         }
     }
-    let end = if routine.returns_double {
+    let end = if routine.returns.is_some() {
         "function"
     } else {
         "subroutine"
@@ -767,6 +783,7 @@ fn integer_constants(constants: &[Constant], fint_bytes: usize) -> Vec<(String, 
 const SPECIAL_VARIABLES: &[(&str, &str, &str)] = &[
     ("MPI_BOTTOM", "INTEGER", "integer"),
     ("MPI_IN_PLACE", "INTEGER", "integer"),
+    ("MPI_BUFFER_AUTOMATIC", "INTEGER", "integer"),
     ("MPI_STATUS_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_STATUSES_IGNORE", "INTEGER", "type(MPI_Status)"),
     ("MPI_ERRCODES_IGNORE", "INTEGER", "integer"),
@@ -780,7 +797,7 @@ const SPECIAL_VARIABLES: &[(&str, &str, &str)] = &[
 /// The dimensions of a special variable in mpif.h and `use mpi`.
 fn special_dims(name: &str) -> &'static str {
     match name {
-        "MPI_BOTTOM" | "MPI_IN_PLACE" => "",
+        "MPI_BOTTOM" | "MPI_IN_PLACE" | "MPI_BUFFER_AUTOMATIC" => "",
         "MPI_STATUS_IGNORE" => "(MPI_STATUS_SIZE)",
         "MPI_STATUSES_IGNORE" => "(MPI_STATUS_SIZE,1)",
         "MPI_ARGVS_NULL" => "(1,1)",
@@ -829,6 +846,8 @@ pub fn mpif_h(constants: &[Constant], fint_bytes: usize) -> String {
     out.push_str(
         "      DOUBLE PRECISION MPI_WTIME, MPI_WTICK
       EXTERNAL MPI_WTIME, MPI_WTICK
+      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF
+      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF
 ",
     );
     for (name, _, _) in PREDEFINED_CALLBACKS {
@@ -1012,7 +1031,7 @@ module mpi_f08
     for (name, _, f08) in SPECIAL_VARIABLES {
         let symbol = name.replace("MPI_", "mpiattr_f08_").to_lowercase();
         let dims = match *name {
-            "MPI_STATUS_IGNORE" | "MPI_BOTTOM" | "MPI_IN_PLACE" => "",
+            "MPI_STATUS_IGNORE" | "MPI_BOTTOM" | "MPI_IN_PLACE" | "MPI_BUFFER_AUTOMATIC" => "",
             "MPI_ARGVS_NULL" => "(1, 1)",
             _ => "(1)",
         };

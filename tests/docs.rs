@@ -69,14 +69,18 @@ fn fortran_block(module: &str, name: &str) -> Option<String> {
         let wanted = name.to_lowercase();
         lower.starts_with(&format!("subroutine {wanted}("))
             || lower.starts_with(&format!("double precision function {wanted}("))
+            || lower.starts_with(&format!(
+                "integer(kind=mpi_address_kind) function {wanted}("
+            ))
     })?;
     let head = lines[start];
     let head = match head.strip_prefix("subroutine ") {
         Some(rest) => format!("SUBROUTINE {rest}"),
-        None => format!(
-            "DOUBLE PRECISION FUNCTION {}",
-            head.trim_start_matches("double precision function ")
-        ),
+        None => {
+            // `double precision function name(...)`: the result type and FUNCTION upper case.
+            let (result, rest) = head.split_once(" function ").expect("a function");
+            format!("{} FUNCTION {rest}", result.to_uppercase())
+        }
     };
     let mut block = vec![head];
     for line in &lines[start + 1..] {
@@ -136,6 +140,71 @@ fn fortran_modules_and_routines() -> (String, String, Vec<String>) {
         read(&dir.join("mpi_f08.f90")),
         routines,
     )
+}
+
+/// The names mpi.h defines: `#define MPI_X ...` and enumerators `MPI_X = ...`.
+fn c_constant_names(header: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in header.lines().map(str::trim) {
+        let name = match line.strip_prefix("#define ") {
+            Some(rest) => rest.split(|c: char| c.is_whitespace() || c == '(').next(),
+            None => line
+                .split_once('=')
+                .map(|(name, _)| name.trim())
+                .filter(|name| !name.contains(char::is_whitespace)),
+        };
+        if let Some(name) = name.filter(|n| n.starts_with("MPI_")) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// Every constant of mpi.h exists in mpif.h, `use mpi` and `use mpi_f08` (as a parameter, a
+/// special variable such as MPI_BOTTOM or MPI_BUFFER_AUTOMATIC, or a predefined callback),
+/// but the C view of a Fortran status (MPI_F_STATUS_SIZE, MPI_F_SOURCE ...), which Fortran
+/// does not have.
+#[test]
+fn every_c_constant_is_in_fortran() {
+    let header = read(&repo().join("include/mpi.h"));
+    let names = c_constant_names(&header);
+    assert!(names.len() > 200, "only {} constants in mpi.h", names.len());
+    for expected in [
+        "MPI_BUFFER_AUTOMATIC",
+        "MPI_BSEND_OVERHEAD",
+        "MPI_BOTTOM",
+        "MPI_ANY_SOURCE",
+    ] {
+        assert!(names.iter().any(|n| n == expected), "mpi.h: no {expected}");
+    }
+    let c_only = [
+        "MPI_F_STATUS_SIZE",
+        "MPI_F_SOURCE",
+        "MPI_F_TAG",
+        "MPI_F_ERROR",
+    ];
+    let dir = Path::new(env!("OUT_DIR")).join("fortran");
+    let words = |text: &str| -> std::collections::HashSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_uppercase)
+            .collect()
+    };
+    let mut problems = Vec::new();
+    for file in ["mpif.h", "mpi.f90", "mpi_f08.f90"] {
+        let declared = words(&read(&dir.join(file)));
+        for name in names.iter().filter(|n| !c_only.contains(&n.as_str())) {
+            if !declared.contains(name) {
+                problems.push(format!("{file}: no {name}"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "constants missing in Fortran:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -481,7 +550,10 @@ fn fortran_routines_agree_with_the_data() {
         let theirs: Vec<(String, bool, &str)> = procedure
             .params
             .iter()
+            // Not IERROR, not C-only arguments (MPI_Pcontrol's `...`), not those of the
+            // large-count form only (MPI_Type_get_envelope's `num_large_counts`).
             .filter(|p| p[0] != "ierror" && !p[5].split(' ').any(|f| f == "no-f90"))
+            .filter(|p| !(p[3] == "-" && p[4] != "-") && p[1] != "VARARGS")
             .map(|p| (p[0].to_lowercase(), p[2] != "in", p[6].as_str()))
             .collect();
         if ours != theirs {

@@ -73,6 +73,8 @@ special_variables! {
     mpiattr_bottom_: Fint = 0;
     /// `COMMON /MPIATTR_IN_PLACE/ MPI_IN_PLACE`.
     mpiattr_in_place_: Fint = 0;
+    /// `COMMON /MPIATTR_BUFFER_AUTOMATIC/ MPI_BUFFER_AUTOMATIC`.
+    mpiattr_buffer_automatic_: Fint = 0;
     /// `COMMON /MPIATTR_STATUS_IGNORE/ MPI_STATUS_IGNORE(MPI_STATUS_SIZE)`.
     mpiattr_status_ignore_: Status = [0; STATUS_SIZE];
     /// `COMMON /MPIATTR_STATUSES_IGNORE/ MPI_STATUSES_IGNORE(MPI_STATUS_SIZE, 1)`.
@@ -91,6 +93,8 @@ special_variables! {
     mpiattr_f08_bottom: Fint = 0;
     /// `use mpi_f08`'s `MPI_IN_PLACE`.
     mpiattr_f08_in_place: Fint = 0;
+    /// `use mpi_f08`'s `MPI_BUFFER_AUTOMATIC`.
+    mpiattr_f08_buffer_automatic: Fint = 0;
     /// `use mpi_f08`'s `MPI_STATUS_IGNORE` (TYPE(MPI_Status)).
     mpiattr_f08_status_ignore: Status = [0; STATUS_SIZE];
     /// `use mpi_f08`'s `MPI_STATUSES_IGNORE(1)`.
@@ -116,13 +120,19 @@ fn is<T, U>(
     address != 0 && (address == old.address() || address == f08.address())
 }
 
-/// A choice buffer's address as C sees it: `MPI_BOTTOM` is NULL, `MPI_IN_PLACE` is C's
-/// `MPI_IN_PLACE`.
+/// A choice buffer's address as C sees it: `MPI_BOTTOM` is NULL, `MPI_IN_PLACE` and
+/// `MPI_BUFFER_AUTOMATIC` are C's.
 pub(crate) fn buffer_address(address: usize) -> *mut c_void {
     if is(address, &mpiattr_bottom_, &mpiattr_f08_bottom) {
         std::ptr::null_mut()
     } else if is(address, &mpiattr_in_place_, &mpiattr_f08_in_place) {
         abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize as *mut c_void
+    } else if is(
+        address,
+        &mpiattr_buffer_automatic_,
+        &mpiattr_f08_buffer_automatic,
+    ) {
+        abi::MPIATTR_HANDLE_MPI_BUFFER_AUTOMATIC as usize as *mut c_void
     } else {
         address as *mut c_void
     }
@@ -255,6 +265,34 @@ impl Conv for Int {
     }
 }
 
+/// The in-out length of a string result (MPI_INFO_GET_STRING's BUFLEN,
+/// MPI_SESSION_GET_NTH_PSET's PSET_LEN): MPI-4.1 counts the terminating NUL in C only. In
+/// Fortran the length given is the number of characters the routine may store (0: none) and
+/// the length returned is the number of characters of the whole value; the C body gets and
+/// gives the same lengths plus one.
+pub(crate) struct StringLength;
+
+impl Conv for StringLength {
+    type C = c_int;
+    type F = Fint;
+    fn input(f: Fint) -> Result<c_int> {
+        // 0 stays 0 (nothing is stored); a negative length stays negative, for the body to
+        // refuse.
+        let c = c_int_of(f);
+        Ok(if c > 0 { c.saturating_add(1) } else { c })
+    }
+    fn lenient(f: Fint) -> c_int {
+        Self::input(f).unwrap_or(c_int::MIN)
+    }
+    fn unset() -> c_int {
+        c_int::MIN
+    }
+    fn output(c: c_int) -> Result<Fint> {
+        // Bodies return the length with the NUL, at least 1.
+        Ok(Fint::from(c.saturating_sub(1).max(0)))
+    }
+}
+
 /// The index of a request in an array (MPI_Waitany's `index`, MPI_Waitsome's
 /// `array_of_indices`): C counts from 0, Fortran from 1; `MPI_UNDEFINED` stays itself. Only
 /// ever an output: the starting value is one no call writes, so that every index written
@@ -360,6 +398,20 @@ pub(crate) unsafe fn input<K: Conv>(pointer: *const K::F, name: &'static str) ->
     }
     // SAFETY: non-null and valid (the caller's contract).
     K::input(unsafe { pointer.read() })
+}
+
+/// An INTEGER(KIND=MPI_ADDRESS_KIND) argument of a function that reports no error
+/// (MPI_AINT_ADD): its value as an `MPI_Aint`, 0 for an absent one.
+///
+/// # Safety
+/// `pointer` is NULL or valid for reads.
+pub(crate) unsafe fn address_in(pointer: *const i64) -> abi::MPI_Aint {
+    if pointer.is_null() {
+        0
+    } else {
+        // SAFETY: non-null and valid (the caller's contract).
+        unsafe { pointer.read() as abi::MPI_Aint }
+    }
 }
 
 /// Refuses a NULL output (what C's `Out` does before the body runs).
@@ -1048,6 +1100,15 @@ mod tests {
             buffer_address(mpiattr_f08_in_place.address()) as usize,
             abi::MPIATTR_HANDLE_MPI_IN_PLACE as usize
         );
+        for automatic in [
+            mpiattr_buffer_automatic_.address(),
+            mpiattr_f08_buffer_automatic.address(),
+        ] {
+            assert_eq!(
+                buffer_address(automatic) as usize,
+                abi::MPIATTR_HANDLE_MPI_BUFFER_AUTOMATIC as usize
+            );
+        }
         assert_eq!(buffer_address(0x1234) as usize, 0x1234);
         assert!(status_ignored(mpiattr_status_ignore_.address()));
         assert!(status_ignored(mpiattr_f08_statuses_ignore.address()));
