@@ -5,9 +5,9 @@ use std::ffi::{c_char, c_int};
 use super::groups::string;
 use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
 use super::{universe, Out};
-use crate::ffi::anytime;
 use crate::abi::{self, MPI_Fint, MPI_Info};
 use crate::engine::{Error, InfoString, Result};
+use crate::ffi::anytime;
 
 /// Copies `bytes` and a terminating NUL to `buffer`.
 ///

@@ -606,9 +606,7 @@ impl State {
     /// then name nothing), keeping them aside for [`State::open_world`] if `keep`.
     fn close_world(&mut self, keep: bool) {
         for comm in [Comm::WORLD, Comm::SELF] {
-            let taken = self
-                .table_mut(ObjectKind::Comm)
-                .vacate_predefined(comm.0);
+            let taken = self.table_mut(ObjectKind::Comm).vacate_predefined(comm.0);
             if let (true, Some(data)) = (keep, taken) {
                 self.world_aside.push(data);
             }
