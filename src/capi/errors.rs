@@ -41,7 +41,7 @@ pub(super) fn error_class(errorcode: c_int, errorclass: &mut Out<c_int>) -> Resu
     // Predefined codes need no lock (any thread may ask, even one the lock refuses).
     errorclass.set(match ffi::class_of(errorcode) {
         Ok(class) => class as c_int,
-        Err(error) => match ffi::anytime() {
+        Err(error) => match ffi::existing() {
             Ok(universe) => universe.error_class(errorcode)?,
             Err(_) => return Err(error),
         },
@@ -57,7 +57,7 @@ pub(super) unsafe fn error_string(
 ) -> Result<()> {
     let text = match ffi::error_string(errorcode) {
         Ok(text) => text.into_bytes(),
-        Err(error) => match ffi::anytime() {
+        Err(error) => match ffi::existing() {
             Ok(universe) => universe.error_string(errorcode)?,
             Err(_) => return Err(error),
         },

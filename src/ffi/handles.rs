@@ -410,7 +410,7 @@ pub(crate) fn errhandler_from_fortran(value: i64) -> Option<usize> {
     if tag != 8 {
         return None;
     }
-    match super::anytime().ok()?.errhandler_at(index).ok()? {
+    match super::existing().ok()?.errhandler_at(index).ok()? {
         Some(ErrorHandler::User(id)) if FORTRAN_BITS.code(id.generation()) == code => {
             Some(errhandler_handle(id))
         }
@@ -419,10 +419,11 @@ pub(crate) fn errhandler_from_fortran(value: i64) -> Option<usize> {
 }
 
 /// The universe where handles of a kind are looked up: info objects can be used at any time
-/// (MPI-4.1 §11.4.1), the other kinds while the universe is open.
+/// (MPI-4.1 §11.4.1: none exists before the universe is made), the other kinds while the
+/// universe is open.
 fn universe_for<H: CHandle>() -> Result<&'static Universe> {
     if H::TAG == <abi::MPI_Info as CHandle>::TAG {
-        super::anytime()
+        super::existing()
     } else {
         super::universe()
     }

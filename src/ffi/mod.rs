@@ -92,6 +92,12 @@ pub(crate) fn anytime() -> Result<&'static Universe> {
     Ok(UNIVERSE.get_or_init(|| Universe::new_without_world(ThreadLevel::Multiple)))
 }
 
+/// The universe if a call has made it, without making it: for look-ups (user error codes,
+/// handles), which find nothing before it exists.
+pub(crate) fn existing() -> Result<&'static Universe> {
+    UNIVERSE.get().ok_or(Error::NotInitialized)
+}
+
 /// Whether the world model is initialized and not finalized.
 #[inline]
 pub(crate) fn world_open() -> bool {

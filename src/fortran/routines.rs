@@ -322,7 +322,9 @@ pub(super) fn error_string(code: Fint, string: &mut [u8], mut resultlen: Out<Fin
     let code = int(code, Error::InvalidErrorCode)?;
     let text = match ffi::error_string(code) {
         Ok(text) => text.into_bytes(),
-        Err(error) => ffi::anytime()?.error_string(code).map_err(|_| error)?,
+        Err(error) => ffi::existing()
+            .and_then(|universe| universe.error_string(code))
+            .map_err(|_| error)?,
     };
     resultlen.set(fill(string, &text));
     Ok(())
