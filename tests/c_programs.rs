@@ -150,6 +150,7 @@ programs!(
     profiling,
     reentrant,
     sessions_abi,
+    sessions_only,
     threads,
     threads_wide,
     type_copy,

@@ -187,6 +187,7 @@ programs!(
     p2p_modes_f08,
     p2p_requests_f08,
     p2p_usempi,
+    sessions_f08,
     usempi_callbacks,
     usempi_predefined,
     user_callbacks_f08,

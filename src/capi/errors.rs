@@ -41,7 +41,7 @@ pub(super) fn error_class(errorcode: c_int, errorclass: &mut Out<c_int>) -> Resu
     // Predefined codes need no lock (any thread may ask, even one the lock refuses).
     errorclass.set(match ffi::class_of(errorcode) {
         Ok(class) => class as c_int,
-        Err(error) => match universe() {
+        Err(error) => match ffi::existing() {
             Ok(universe) => universe.error_class(errorcode)?,
             Err(_) => return Err(error),
         },
@@ -57,7 +57,7 @@ pub(super) unsafe fn error_string(
 ) -> Result<()> {
     let text = match ffi::error_string(errorcode) {
         Ok(text) => text.into_bytes(),
-        Err(error) => match universe() {
+        Err(error) => match ffi::existing() {
             Ok(universe) => universe.error_string(errorcode)?,
             Err(_) => return Err(error),
         },
@@ -148,13 +148,13 @@ pub(super) fn win_call_errhandler(win: MPI_Win, errorcode: c_int) -> Result<()> 
 /// A new error class, above MPI_ERR_LASTCODE and every value handed out before;
 /// MPI_LASTUSEDCODE follows.
 pub(super) fn add_error_class(errorclass: &mut Out<c_int>) -> Result<()> {
-    errorclass.set(universe()?.add_error_class()?);
+    errorclass.set(ffi::anytime()?.add_error_class()?);
     Ok(())
 }
 
 /// A new error code of class `errorclass` (predefined or added).
 pub(super) fn add_error_code(errorclass: c_int, errorcode: &mut Out<c_int>) -> Result<()> {
-    errorcode.set(universe()?.add_error_code(errorclass)?);
+    errorcode.set(ffi::anytime()?.add_error_code(errorclass)?);
     Ok(())
 }
 
@@ -162,22 +162,22 @@ pub(super) fn add_error_code(errorclass: c_int, errorcode: &mut Out<c_int>) -> R
 pub(super) unsafe fn add_error_string(errorcode: c_int, string: *const c_char) -> Result<()> {
     // SAFETY: a NUL-terminated string (the caller's contract).
     let text = unsafe { super::groups::string(string, "string") }?;
-    universe()?.add_error_string(errorcode, text)
+    ffi::anytime()?.add_error_string(errorcode, text)
 }
 
 /// Removes an added class that has no codes and no string left.
 pub(super) fn remove_error_class(errorclass: c_int) -> Result<()> {
-    universe()?.remove_error_class(errorclass)
+    ffi::anytime()?.remove_error_class(errorclass)
 }
 
 /// Removes an added code whose string was removed.
 pub(super) fn remove_error_code(errorcode: c_int) -> Result<()> {
-    universe()?.remove_error_code(errorcode)
+    ffi::anytime()?.remove_error_code(errorcode)
 }
 
 /// Removes the string of an added class or code.
 pub(super) fn remove_error_string(errorcode: c_int) -> Result<()> {
-    universe()?.remove_error_string(errorcode)
+    ffi::anytime()?.remove_error_string(errorcode)
 }
 
 /// The Fortran integer of an error handler: the ABI value of a predefined one, a user
@@ -238,7 +238,14 @@ fn create_errhandler(
     errhandler: &mut Out<MPI_Errhandler>,
 ) -> Result<()> {
     let function = function.ok_or(Error::InvalidArgument("the handler function is NULL"))?;
-    let handler = universe()?.errhandler_create(kind, Arc::new(function))?;
+    // Session handlers can be made at any time (MPI-4.1 §11.4.1), the others while the
+    // universe is open.
+    let universe = if kind == ErrhandlerKind::Session {
+        ffi::anytime()?
+    } else {
+        universe()?
+    };
+    let handler = universe.errhandler_create(kind, Arc::new(function))?;
     errhandler.set(handle(errhandler_value(handler)));
     Ok(())
 }

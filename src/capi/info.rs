@@ -7,6 +7,7 @@ use super::handles::{self, encode_handle, from_fortran, null, to_fortran};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Fint, MPI_Info};
 use crate::engine::{Error, InfoString, Result};
+use crate::ffi::anytime;
 
 /// Copies `bytes` and a terminating NUL to `buffer`.
 ///
@@ -49,7 +50,7 @@ pub(crate) unsafe fn write_with_length(
 
 /// A new, empty info object.
 pub(super) fn info_create(info: &mut Out<MPI_Info>) -> Result<()> {
-    info.set(encode_handle(universe()?.info_create()?));
+    info.set(encode_handle(anytime()?.info_create()?));
     Ok(())
 }
 
@@ -62,7 +63,7 @@ pub(super) unsafe fn info_set(
     let info = handles::info(info)?;
     // SAFETY: NUL-terminated strings (the caller's contract).
     let (key, value) = unsafe { (string(key, "key")?, string(value, "value")?) };
-    universe()?.info_set(info, key, value)
+    anytime()?.info_set(info, key, value)
 }
 
 /// Removes a key and its value (MPI_ERR_INFO_NOKEY if it has none).
@@ -70,7 +71,7 @@ pub(super) unsafe fn info_delete(info: MPI_Info, key: *const c_char) -> Result<(
     let info = handles::info(info)?;
     // SAFETY: a NUL-terminated string (the caller's contract).
     let key = unsafe { string(key, "key") }?;
-    universe()?.info_delete(info, key)
+    anytime()?.info_delete(info, key)
 }
 
 /// A key's value into a buffer of `*buflen` bytes, with its full length plus one back in
@@ -87,7 +88,7 @@ pub(super) unsafe fn info_get_string(
     let key = unsafe { string(key, "key") }?;
     let size =
         usize::try_from(buflen.get()).map_err(|_| Error::InvalidArgument("buflen is negative"))?;
-    match universe()?.info_get_string(info, key, size)? {
+    match anytime()?.info_get_string(info, key, size)? {
         InfoString::Missing => flag.set(0),
         InfoString::Found { bytes, needed } => {
             // SAFETY: `value` has `*buflen` bytes (the caller's contract).
@@ -148,7 +149,7 @@ pub(super) unsafe fn info_get_valuelen(
 
 /// The number of keys with a value.
 pub(super) fn info_get_nkeys(info: MPI_Info, nkeys: &mut Out<c_int>) -> Result<()> {
-    nkeys.set(universe()?.info_get_nkeys(handles::info(info)?)? as c_int);
+    nkeys.set(anytime()?.info_get_nkeys(handles::info(info)?)? as c_int);
     Ok(())
 }
 
@@ -159,7 +160,7 @@ pub(super) unsafe fn info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char)
     if key.is_null() {
         return Err(Error::NullArgument("key"));
     }
-    let name = universe()?.info_get_nthkey(info, n)?;
+    let name = anytime()?.info_get_nthkey(info, n)?;
     // SAFETY: `key` has MPI_MAX_INFO_KEY bytes (the standard's requirement on the caller);
     // keys are shorter.
     unsafe { write_terminated(key, &name) };
@@ -168,14 +169,14 @@ pub(super) unsafe fn info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char)
 
 /// A new info object with the same pairs in the same order.
 pub(super) fn info_dup(info: MPI_Info, newinfo: &mut Out<MPI_Info>) -> Result<()> {
-    newinfo.set(encode_handle(universe()?.info_dup(handles::info(info)?)?));
+    newinfo.set(encode_handle(anytime()?.info_dup(handles::info(info)?)?));
     Ok(())
 }
 
 /// Frees an info object and sets the handle to MPI_INFO_NULL (MPI_INFO_ENV cannot be
 /// freed).
 pub(super) fn info_free(info: &mut Out<MPI_Info>) -> Result<()> {
-    universe()?.info_free(handles::info(info.get())?)?;
+    anytime()?.info_free(handles::info(info.get())?)?;
     info.set(null());
     Ok(())
 }

@@ -22,13 +22,13 @@ pub(super) fn session_init(
 ) -> Result<()> {
     let info = handles::info_or_null(info)?;
     let handler = errhandler_from_value(errhandler as usize)?;
-    session.set(encode_handle(universe()?.session_init(info, handler)?));
+    session.set(encode_handle(ffi::session_init(info, handler)?));
     Ok(())
 }
 
 /// Ends a session and sets the handle to MPI_SESSION_NULL.
 pub(super) fn session_finalize(session: &mut Out<MPI_Session>) -> Result<()> {
-    universe()?.session_finalize(handles::session(session.get())?)?;
+    ffi::session_finalize(handles::session(session.get())?)?;
     session.set(null());
     Ok(())
 }
@@ -125,7 +125,8 @@ pub(super) fn session_get_errhandler(
 pub(super) fn session_call_errhandler(session: MPI_Session, errorcode: c_int) -> Result<()> {
     let handle = session;
     let session = handles::session(session)?;
-    let handler = universe()?.session_errhandler(session)?;
+    // At any time (MPI-4.1 §11.4.1): the session is alive or the handle is invalid.
+    let handler = ffi::anytime()?.session_errhandler(session)?;
     ffi::call_handler(
         "MPI_Session_call_errhandler",
         &format!("session={:#x}", handle as usize),

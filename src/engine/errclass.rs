@@ -172,15 +172,14 @@ impl Universe {
         change: impl FnOnce(&mut UserErrors) -> Result<T>,
     ) -> Result<T> {
         let mut state = self.lock()?;
-        if state.finalized {
-            return Err(Error::Finalized);
-        }
         let result = change(&mut state.user_errors)?;
         let last = state.user_errors.last_used() as Word;
+        // MPI_COMM_WORLD is not there before MPI_Init nor after MPI_Finalize (the value is
+        // set when it comes, see State::open_world).
         if let Some(values) = state
-            .object_mut(ObjectKind::Comm, Comm::WORLD.0)?
-            .predefined_values
-            .as_mut()
+            .object_mut(ObjectKind::Comm, Comm::WORLD.0)
+            .ok()
+            .and_then(|world| world.predefined_values.as_mut())
         {
             values.set_last_used_code(last);
         }

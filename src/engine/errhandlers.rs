@@ -107,7 +107,10 @@ impl Universe {
         function: Arc<dyn ErrhandlerFunction>,
     ) -> Result<ErrorHandler> {
         let mut state = self.lock()?;
-        state.check_live()?;
+        // Session handlers can be made at any time, after MPI_Finalize too (MPI-4.1 §11.4.1).
+        if kind != ErrhandlerKind::Session {
+            state.check_live()?;
+        }
         state
             .errhandlers
             .insert(ErrhandlerData {

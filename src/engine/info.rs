@@ -231,11 +231,9 @@ impl Universe {
         change(state.infos.get_mut(info.0).ok_or(Error::InvalidInfo)?)
     }
 
+    /// Info objects can be made at any time, after MPI_Finalize too (MPI-4.1 §11.4.1).
     fn new_info(&self, data: InfoData) -> Result<Info> {
         let mut state = self.lock()?;
-        if state.finalized {
-            return Err(Error::Finalized);
-        }
         state
             .infos
             .insert(data)

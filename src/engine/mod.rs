@@ -417,6 +417,10 @@ struct State {
     /// The user callbacks running now, each with what its call left half-done, so that a
     /// callback that never returns (it `longjmp`ed out) leaves nothing stuck.
     in_flight: Vec<InFlight>,
+    /// MPI_COMM_WORLD and MPI_COMM_SELF while the world model is not initialized yet
+    /// ([`Universe::new_without_world`]): out of their table slots, so that their handles
+    /// name nothing, until [`Universe::open_world`] puts them back.
+    world_aside: Vec<ObjectData>,
 }
 
 /// A user callback under way: the thread running it, the call from C or Fortran that ran it
@@ -558,6 +562,69 @@ impl State {
             comm_hints: HashMap::new(),
             finalized: false,
             in_flight: Vec::new(),
+            world_aside: Vec::new(),
+        }
+    }
+
+    /// The state of a new universe: the predefined communicators, datatypes, operations,
+    /// keyvals, groups and MPI_INFO_ENV.
+    fn predefined() -> State {
+        let mut state = State::empty(Registry::new());
+        state.ops = ops::op_table();
+        for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
+            let mut world = ObjectData::new(
+                Detail::Comm {
+                    name: name.as_bytes().to_vec(),
+                },
+                ErrorHandler::Fatal,
+            );
+            world.predefined = true;
+            state.table_mut(ObjectKind::Comm).insert_predefined(world);
+        }
+        for (map, predefined) in datatypes::predefined_maps()
+            .iter()
+            .zip(datatypes::PREDEFINED)
+        {
+            let name = predefined.c_name().as_bytes().to_vec();
+            let mut datatype = ObjectData::new(
+                Detail::datatype(map.clone(), true, name),
+                ErrorHandler::Fatal,
+            );
+            datatype.predefined = true;
+            state
+                .table_mut(ObjectKind::Datatype)
+                .insert_predefined(datatype);
+        }
+        state
+            .object_mut(ObjectKind::Comm, Comm::WORLD.0)
+            .expect("MPI_COMM_WORLD exists")
+            .predefined_values = Some(predefined::Values::world());
+        state
+    }
+
+    /// Takes MPI_COMM_WORLD and MPI_COMM_SELF out of the communicator table (their handles
+    /// then name nothing), keeping them aside for [`State::open_world`] if `keep`.
+    fn close_world(&mut self, keep: bool) {
+        for comm in [Comm::WORLD, Comm::SELF] {
+            let taken = self.table_mut(ObjectKind::Comm).vacate_predefined(comm.0);
+            if let (true, Some(data)) = (keep, taken) {
+                self.world_aside.push(data);
+            }
+        }
+    }
+
+    /// Puts back what [`State::close_world`] kept aside.
+    fn open_world(&mut self) {
+        let aside = std::mem::take(&mut self.world_aside);
+        for (comm, data) in [Comm::WORLD, Comm::SELF].into_iter().zip(aside) {
+            self.table_mut(ObjectKind::Comm)
+                .restore_predefined(comm.0, data);
+        }
+        let last = self.user_errors.last_used() as Word;
+        if let Ok(world) = self.object_mut(ObjectKind::Comm, Comm::WORLD.0) {
+            if let Some(values) = world.predefined_values.as_mut() {
+                values.set_last_used_code(last);
+            }
         }
     }
 
@@ -952,41 +1019,46 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn new(level: ThreadLevel) -> Universe {
-        let mut state = State::empty(Registry::new());
-        state.ops = ops::op_table();
-        for name in ["MPI_COMM_WORLD", "MPI_COMM_SELF"] {
-            let mut world = ObjectData::new(
-                Detail::Comm {
-                    name: name.as_bytes().to_vec(),
-                },
-                ErrorHandler::Fatal,
-            );
-            world.predefined = true;
-            state.table_mut(ObjectKind::Comm).insert_predefined(world);
-        }
-        for (map, predefined) in datatypes::predefined_maps()
-            .iter()
-            .zip(datatypes::PREDEFINED)
-        {
-            let name = predefined.c_name().as_bytes().to_vec();
-            let mut datatype = ObjectData::new(
-                Detail::datatype(map.clone(), true, name),
-                ErrorHandler::Fatal,
-            );
-            datatype.predefined = true;
-            state
-                .table_mut(ObjectKind::Datatype)
-                .insert_predefined(datatype);
-        }
-        state
-            .object_mut(ObjectKind::Comm, Comm::WORLD.0)
-            .expect("MPI_COMM_WORLD exists")
-            .predefined_values = Some(predefined::Values::world());
+        let state = State::predefined();
         Universe {
             state: StateLock::new(state, level),
             callbacks: std::sync::atomic::AtomicBool::new(false),
             progress: requests::Progress::default(),
         }
+    }
+
+    /// A universe for the sessions model and the functions callable at any time (MPI-4.1
+    /// §11.4.1), made before MPI_Init: as [`Universe::new`], but MPI_COMM_WORLD and
+    /// MPI_COMM_SELF are not there (their handles name nothing) until
+    /// [`Universe::open_world`].
+    ///
+    /// ```
+    /// use mpiattr::{Comm, ErrorClass, ThreadLevel, Universe};
+    ///
+    /// let universe = Universe::new_without_world(ThreadLevel::Multiple);
+    /// assert_eq!(universe.check(Comm::WORLD).unwrap_err().class(), ErrorClass::Comm);
+    /// universe.open_world()?;
+    /// assert_eq!(universe.comm_name(Comm::SELF)?, b"MPI_COMM_SELF");
+    /// # Ok::<(), mpiattr::Error>(())
+    /// ```
+    pub fn new_without_world(level: ThreadLevel) -> Universe {
+        let mut state = State::predefined();
+        state.close_world(true);
+        Universe {
+            state: StateLock::new(state, level),
+            callbacks: std::sync::atomic::AtomicBool::new(false),
+            progress: requests::Progress::default(),
+        }
+    }
+
+    /// Puts MPI_COMM_WORLD and MPI_COMM_SELF in a universe made by
+    /// [`Universe::new_without_world`] (MPI_Init); nothing to do in any other.
+    pub fn open_world(&self) -> Result<()> {
+        let mut state = self.lock()?;
+        if !state.world_aside.is_empty() {
+            state.open_world();
+        }
+        Ok(())
     }
 
     /// The thread level the universe was created with.
@@ -2273,14 +2345,27 @@ impl Universe {
                 }
             }
         }
-        // Everything else goes without callbacks, and the tables' memory with it: the
-        // universe itself may live on in a static after MPI_Finalize.
+        // While a session lives, its objects stay (we do not track what comes from where):
+        // only MPI_COMM_WORLD and MPI_COMM_SELF go. Else everything else goes without
+        // callbacks, and the tables' memory with it (the universe itself may live on in a
+        // static after MPI_Finalize), but for what MPI-4.1 §11.4.1 lets a program use at any
+        // time: info objects, error handlers, user error classes, codes and strings. The
+        // predefined objects are made anew, for sessions started later.
         let mut state = self.lock()?;
-        let mut after = State::empty(Registry::empty());
-        after.finalized = true;
-        let released = std::mem::replace(&mut *state, after);
-        drop(state);
-        drop(released);
+        if state.sessions.len() > 0 {
+            state.close_world(false);
+        } else {
+            let mut after = State::predefined();
+            after.finalized = true;
+            after.infos = std::mem::take(&mut state.infos);
+            after.errhandlers = std::mem::take(&mut state.errhandlers);
+            after.user_errors = std::mem::replace(&mut state.user_errors, UserErrors::new());
+            after.sessions = std::mem::take(&mut state.sessions);
+            after.close_world(false);
+            let released = std::mem::replace(&mut *state, after);
+            drop(state);
+            drop(released);
+        }
         if let Some(panic) = first_panic {
             resume_unwind(panic);
         }

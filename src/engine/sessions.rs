@@ -52,6 +52,8 @@ impl Universe {
         if let ErrorHandler::User(id) = errhandler {
             state.check_errhandler(id, super::ErrhandlerKind::Session)?;
         }
+        // A session may start after MPI_Finalize: objects can be made again.
+        state.finalized = false;
         state
             .sessions
             .insert(SessionData {

@@ -101,6 +101,26 @@ impl<T> Table<T> {
         }
     }
 
+    /// Takes a predefined object out of its slot, leaving the slot empty with its generation
+    /// (handles to it then name nothing) and not reusable: [`Table::restore_predefined`]
+    /// puts it back.
+    pub(crate) fn vacate_predefined(&mut self, id: Id) -> Option<T> {
+        let slot = self.slots.get_mut(id.index as usize)?;
+        if slot.generation != id.generation {
+            return None;
+        }
+        slot.value.take()
+    }
+
+    /// Puts back what [`Table::vacate_predefined`] took out.
+    pub(crate) fn restore_predefined(&mut self, id: Id, value: T) {
+        if let Some(slot) = self.slots.get_mut(id.index as usize) {
+            if slot.generation == id.generation && slot.value.is_none() {
+                slot.value = Some(value);
+            }
+        }
+    }
+
     /// Whether [`Table::insert`] has a slot for one more object.
     pub(crate) fn has_room(&self) -> bool {
         self.slots.len() < MAX_LIVE_OBJECTS || !self.free.is_empty()

@@ -410,11 +410,22 @@ pub(crate) fn errhandler_from_fortran(value: i64) -> Option<usize> {
     if tag != 8 {
         return None;
     }
-    match super::universe().ok()?.errhandler_at(index).ok()? {
+    match super::existing().ok()?.errhandler_at(index).ok()? {
         Some(ErrorHandler::User(id)) if FORTRAN_BITS.code(id.generation()) == code => {
             Some(errhandler_handle(id))
         }
         _ => None,
+    }
+}
+
+/// The universe where handles of a kind are looked up: info objects can be used at any time
+/// (MPI-4.1 §11.4.1: none exists before the universe is made), the other kinds while the
+/// universe is open.
+fn universe_for<H: CHandle>() -> Result<&'static Universe> {
+    if H::TAG == <abi::MPI_Info as CHandle>::TAG {
+        super::existing()
+    } else {
+        super::universe()
     }
 }
 
@@ -522,7 +533,7 @@ fn object_with<H: CHandle>(bits: &FortranBits, value: i64) -> Result<H::Object> 
     if index < H::PREDEFINED_SLOTS {
         return Err(invalid::<H>(HandleProblem::Unknown));
     }
-    let universe = super::universe()?;
+    let universe = universe_for::<H>()?;
     match H::live_at(universe, index)? {
         Some(object) if bits.code(H::id(object).generation()) == code => Ok(object),
         _ => Err(invalid::<H>(H::problem_at(universe, index)?)),
@@ -564,7 +575,7 @@ pub(crate) fn to_fortran<H: CHandle>(handle: H) -> i64 {
     }
     decode(handle)
         .ok()
-        .filter(|object| super::universe().is_ok_and(|u| H::is_live(u, *object)))
+        .filter(|object| universe_for::<H>().is_ok_and(|u| H::is_live(u, *object)))
         .and_then(|object| fortran_value::<H>(object).ok())
         .unwrap_or(H::NULL as i64)
 }
@@ -586,7 +597,7 @@ pub(crate) fn to_int<H: CHandle>(handle: H) -> i32 {
     }
     decode(handle)
         .ok()
-        .filter(|object| super::universe().is_ok_and(|u| H::is_live(u, *object)))
+        .filter(|object| universe_for::<H>().is_ok_and(|u| H::is_live(u, *object)))
         .and_then(|object| value_with::<H>(&INT_BITS, object).ok())
         .map_or(H::NULL as i32, |value| value as i32)
 }

@@ -8,7 +8,7 @@
 use std::ffi::c_int;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::abi::{self, MPI_Comm, MPI_Win};
@@ -22,7 +22,9 @@ pub(crate) mod unwind;
 
 pub(crate) use args::{Arg, Out};
 
-/// Where the library is in its life: before MPI_Init, between Init and Finalize, after.
+/// Where the world model is in its life: before MPI_Init, between Init and Finalize, after.
+/// The universe itself is made by the first call that needs it (MPI_Init, MPI_Session_init
+/// or a function MPI-4.1 §11.4.1 allows at any time) and lives as long as the process.
 pub(crate) const BEFORE_INIT: u8 = 0;
 const INITIALIZED: u8 = 1;
 pub(crate) const FINALIZED: u8 = 2;
@@ -30,6 +32,9 @@ pub(crate) const FINALIZED: u8 = 2;
 pub(crate) static PHASE: AtomicU8 = AtomicU8::new(BEFORE_INIT);
 static UNIVERSE: OnceLock<Universe> = OnceLock::new();
 static INIT_LOCK: Mutex<()> = Mutex::new(());
+
+/// How many sessions are alive (changed under INIT_LOCK).
+static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// The error handlers of MPI_COMM_WORLD and MPI_COMM_SELF, readable by any thread at any time
 /// without the engine's lock: before MPI_Init and after MPI_Finalize they are the "initial
@@ -60,11 +65,14 @@ fn handler_from_word(word: u64) -> ErrorHandler {
     }
 }
 
-/// The universe while MPI is initialized and not finalized, else null: what every call
-/// reads first, in one load.
+/// The universe while the world model is initialized and not finalized or a session is
+/// alive, else null: what every call reads first, in one load (changed under INIT_LOCK).
+/// MPI_COMM_WORLD and MPI_COMM_SELF are in the universe only while the world model is
+/// initialized (src/engine: `Universe::new_without_world`), so calls on them fail by
+/// themselves otherwise, and [`raise`] reports those failures as the world model's.
 static CURRENT: AtomicPtr<Universe> = AtomicPtr::new(std::ptr::null_mut());
 
-/// The universe, if MPI is initialized and not finalized.
+/// The universe, if the world model is initialized and not finalized or a session is alive.
 #[inline]
 pub(crate) fn universe() -> Result<&'static Universe> {
     let current = CURRENT.load(Ordering::Acquire);
@@ -76,7 +84,38 @@ pub(crate) fn universe() -> Result<&'static Universe> {
     Ok(unsafe { &*current })
 }
 
-/// The universe, if MPI is initialized and not finalized (the fast paths' test).
+/// The universe for the functions MPI-4.1 §11.4.1 (Table 11.1) allows at any time and for
+/// MPI_Session_init: made now if no call has needed it yet (with MPI_THREAD_MULTIPLE:
+/// those functions may be called by any thread; MPI_Init then finds it made, and provides
+/// that level).
+pub(crate) fn anytime() -> Result<&'static Universe> {
+    Ok(UNIVERSE.get_or_init(|| Universe::new_without_world(ThreadLevel::Multiple)))
+}
+
+/// The universe if a call has made it, without making it: for look-ups (user error codes,
+/// handles), which find nothing before it exists.
+pub(crate) fn existing() -> Result<&'static Universe> {
+    UNIVERSE.get().ok_or(Error::NotInitialized)
+}
+
+/// Whether the world model is initialized and not finalized.
+#[inline]
+pub(crate) fn world_open() -> bool {
+    PHASE.load(Ordering::Acquire) == INITIALIZED
+}
+
+/// Sets CURRENT from PHASE and SESSIONS; under INIT_LOCK.
+fn update_current(universe: &'static Universe) {
+    let open = world_open() || SESSIONS.load(Ordering::Relaxed) > 0;
+    let pointer = if open {
+        std::ptr::from_ref(universe).cast_mut()
+    } else {
+        std::ptr::null_mut()
+    };
+    CURRENT.store(pointer, Ordering::Release);
+}
+
+/// The universe, if it is open (the fast paths' test).
 #[inline(always)]
 pub(crate) fn current() -> Option<&'static Universe> {
     universe().ok()
@@ -196,6 +235,18 @@ thread_local! {
 /// under MPI_ERRORS_RETURN, prints one line and exits otherwise.
 #[cold]
 fn raise(name: &str, target: Target, describe: impl FnOnce(&mut String), error: Error) -> c_int {
+    // MPI_COMM_WORLD or MPI_COMM_SELF while the world model is not initialized (while a
+    // session keeps the universe open): refused as outside MPI_Init .. MPI_Finalize.
+    let error = match &target {
+        Target::Comm(comm)
+            if !world_open()
+                && error.class() == ErrorClass::Comm
+                && handles::comm(*comm).is_ok_and(|c| c == Comm::WORLD || c == Comm::SELF) =>
+        {
+            outside_error()
+        }
+        _ => error,
+    };
     let code = error.return_code();
     let (handler, object) = handler_for(target);
     let handler = match handler {
@@ -274,73 +325,62 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
         INITIALIZED => return Err(Error::AlreadyInitialized),
         _ => return Err(Error::Finalized),
     }
-    let universe = UNIVERSE.get_or_init(|| Universe::new(level));
-    make_reserved_env_infos(universe)?;
+    // Made already if a session or a function callable at any time came first.
+    let universe = UNIVERSE.get_or_init(|| Universe::new_without_world(level));
+    universe.open_world()?;
     for comm in [Comm::WORLD, Comm::SELF] {
         let slot = predefined_slot(comm).expect("a predefined communicator");
         universe.set_errhandler(comm, handler_from_word(slot.load(Ordering::Relaxed)))?;
     }
     PHASE.store(INITIALIZED, Ordering::Release);
-    CURRENT.store(std::ptr::from_ref(universe).cast_mut(), Ordering::Release);
+    update_current(universe);
     Ok(())
 }
 
-/// How many info objects MPI_Info_create_env handed out before MPI_Init (changed under
-/// INIT_LOCK only).
-static RESERVED_ENV_INFOS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// MPI_Session_init: at any time, MPI_Init or not (MPI-4.1 §11.3); the universe stays open
+/// while the session lives.
+pub(crate) fn session_init(
+    info: Option<crate::engine::Info>,
+    handler: ErrorHandler,
+) -> Result<crate::engine::Session> {
+    let universe = anytime()?;
+    let _serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let session = universe.session_init(info, handler)?;
+    SESSIONS.fetch_add(1, Ordering::Relaxed);
+    update_current(universe);
+    Ok(session)
+}
 
-/// At most this many MPI_Info_create_env calls before MPI_Init (MPI_ERR_NO_MEM after).
-const MAX_RESERVED_ENV_INFOS: u32 = 1 << 16;
+/// MPI_Session_finalize: the universe closes with the last session if the world model is
+/// not initialized.
+pub(crate) fn session_finalize(session: crate::engine::Session) -> Result<()> {
+    let universe = universe()?;
+    let _serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    universe.session_finalize(session)?;
+    SESSIONS.fetch_sub(1, Ordering::Relaxed);
+    update_current(universe);
+    Ok(())
+}
 
-/// MPI_Info_create_env, which the standard allows before MPI_Init (MPI-4.1 §11.4.1). Once
-/// initialized: a new info object. Before: the handle of the object MPI_Init will make, the
-/// n-th info object of the new universe (index n, generation 1: slot 0 is MPI_INFO_ENV and
-/// nothing else makes info objects first), with MPI_INFO_ENV's pairs as MPI_Init sets them
-/// (`thread_level` is the level provided). Until MPI_Init the handle is only a name: the
-/// other info functions refuse to work before MPI_Init, as for every other info object.
+/// MPI_Info_create_env, which the standard allows at any time (MPI-4.1 §11.4.1): a new
+/// info object with MPI_INFO_ENV's pairs.
 pub(crate) fn info_create_env() -> Result<crate::engine::Info> {
-    if let Ok(universe) = universe() {
-        return universe.info_create_env();
-    }
-    let serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    match PHASE.load(Ordering::Acquire) {
-        BEFORE_INIT => {}
-        INITIALIZED => {
-            drop(serialised);
-            return universe()?.info_create_env();
-        }
-        _ => return Err(Error::Finalized),
-    }
-    let reserved = RESERVED_ENV_INFOS.load(Ordering::Relaxed);
-    if reserved >= MAX_RESERVED_ENV_INFOS {
-        return Err(Error::NoMemory);
-    }
-    RESERVED_ENV_INFOS.store(reserved + 1, Ordering::Relaxed);
-    Ok(crate::engine::Info(crate::engine::Id::from_parts(
-        reserved + 1,
-        1,
-    )))
+    anytime()?.info_create_env()
 }
 
-/// Makes, in a new universe, the info objects MPI_Info_create_env promised before MPI_Init.
-fn make_reserved_env_infos(universe: &Universe) -> Result<()> {
-    for index in 1..=RESERVED_ENV_INFOS.load(Ordering::Relaxed) {
-        let info = universe.info_create_env()?;
-        if info.0 != crate::engine::Id::from_parts(index, 1) {
-            return Err(Error::Internal(
-                "an info object made before MPI_Init did not get its reserved handle",
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Ends the library: MPI_Finalize. The teardown runs while MPI_Finalized is still false.
+/// Ends the world model: MPI_Finalize (sessions alive go on, MPI-4.1 §11.2). The teardown
+/// runs while MPI_Finalized is still false.
 pub(crate) fn finalize() -> Result<()> {
+    if !world_open() {
+        return Err(outside_error());
+    }
     let universe = universe()?;
     let teardown = catch_unwind(AssertUnwindSafe(|| universe.finalize()));
-    CURRENT.store(std::ptr::null_mut(), Ordering::Release);
-    PHASE.store(FINALIZED, Ordering::Release);
+    {
+        let _serialised = INIT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        PHASE.store(FINALIZED, Ordering::Release);
+        update_current(universe);
+    }
     // A Rust delete callback's panic: finalized all the same, then to the panic boundary.
     teardown.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
@@ -411,7 +451,7 @@ pub(crate) fn errhandler_value(handler: ErrorHandler) -> usize {
 /// objects that use it keep it).
 pub(crate) fn errhandler_free(value: usize) -> Result<()> {
     match errhandler_from_value(value)? {
-        handler @ ErrorHandler::User(_) => universe()?.errhandler_free(handler),
+        handler @ ErrorHandler::User(_) => anytime()?.errhandler_free(handler),
         _ => Ok(()),
     }
 }
@@ -474,7 +514,7 @@ pub(crate) fn call_handler(
         }
         return Err(Error::InvalidErrhandler);
     }
-    let universe = universe()?;
+    let universe = anytime()?;
     let text = universe
         .error_string(errorcode)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
@@ -497,7 +537,7 @@ pub(crate) fn call_handler(
 pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> Result<()> {
     let comm = comm?;
     let new = errhandler_from_value(handler_value)?;
-    match (universe(), predefined_slot(comm)) {
+    match (universe_unless_closed(comm), predefined_slot(comm)) {
         (Ok(universe), slot) => {
             universe.set_errhandler(comm, new)?;
             if let Some(slot) = slot {
@@ -511,6 +551,15 @@ pub(crate) fn set_comm_errhandler(comm: Result<Comm>, handler_value: usize) -> R
         }
         (Err(error), None) => Err(error),
     }
+}
+
+/// The universe for a call on `comm`, but an error for MPI_COMM_WORLD and MPI_COMM_SELF
+/// while the world model is not initialized (a session may keep the universe open).
+fn universe_unless_closed(comm: Comm) -> Result<&'static Universe> {
+    if (comm == Comm::WORLD || comm == Comm::SELF) && !world_open() {
+        return Err(outside_error());
+    }
+    universe()
 }
 
 /// Changes a lock-free copy of a predefined communicator's handler. Any thread's error path
@@ -530,7 +579,7 @@ fn store_predefined_handler(slot: &AtomicU64, handler: ErrorHandler) {
 /// communicators.
 pub(crate) fn comm_errhandler(comm: Result<Comm>) -> Result<ErrorHandler> {
     let comm = comm?;
-    match (universe(), predefined_slot(comm)) {
+    match (universe_unless_closed(comm), predefined_slot(comm)) {
         (Ok(universe), _) => universe.errhandler(comm),
         (Err(_), Some(slot)) => Ok(handler_from_word(slot.load(Ordering::Relaxed))),
         (Err(error), None) => Err(error),

@@ -319,8 +319,14 @@ pub(super) fn free_mem(base: usize) -> Result<()> {
 // ---- errors -----------------------------------------------------------------------------
 
 pub(super) fn error_string(code: Fint, string: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
-    let text = ffi::error_string(int(code, Error::InvalidErrorCode)?)?;
-    resultlen.set(fill(string, text.as_bytes()));
+    let code = int(code, Error::InvalidErrorCode)?;
+    let text = match ffi::error_string(code) {
+        Ok(text) => text.into_bytes(),
+        Err(error) => ffi::existing()
+            .and_then(|universe| universe.error_string(code))
+            .map_err(|_| error)?,
+    };
+    resultlen.set(fill(string, &text));
     Ok(())
 }
 
@@ -330,7 +336,14 @@ fn create_errhandler(
     function: FortranProc,
     mut errhandler: Out<Fint>,
 ) -> Result<()> {
-    let handler = universe()?.errhandler_create(kind, errhandler_function(function)?)?;
+    // Session handlers can be made at any time (MPI-4.1 §11.4.1), the others while the
+    // universe is open.
+    let universe = if kind == ErrhandlerKind::Session {
+        ffi::anytime()?
+    } else {
+        universe()?
+    };
+    let handler = universe.errhandler_create(kind, errhandler_function(function)?)?;
     let value = handles::errhandler_to_fortran(ffi::errhandler_value(handler));
     errhandler.set(value as Fint);
     Ok(())

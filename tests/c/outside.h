@@ -477,13 +477,11 @@ static void outside_calls(const struct outside *x)
     OUTSIDE(MPI_Comm_test_inter(MPI_COMM_WORLD, &o.i));
     OUTSIDE(MPI_Comm_get_parent(&o.comm));
     OUTSIDE(MPI_Comm_get_info(MPI_COMM_WORLD, &o.info));
-    OUTSIDE(MPI_Info_create(&o.info));
-    OUTSIDE(MPI_Info_get_nkeys(MPI_INFO_ENV, &o.i));
-    OUTSIDE(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &o.session));
-    OUTSIDE(MPI_Add_error_class(&o.i));
+    /* the deprecated info accessors are not in MPI-4.1's Table 11.1 */
+    OUTSIDE(MPI_Info_get(MPI_INFO_ENV, "thread_level", 8, o.text, &o.i));
+    OUTSIDE(MPI_Info_get_valuelen(MPI_INFO_ENV, "thread_level", &o.i, &o.j));
     OUTSIDE(MPI_Comm_create_errhandler(outside_comm_handler, &o.errhandler));
     OUTSIDE(MPI_Win_create_errhandler(outside_win_handler, &o.errhandler));
-    OUTSIDE(MPI_Session_create_errhandler(outside_session_handler, &o.errhandler));
     OUTSIDE(MPI_File_create_errhandler(outside_file_handler, &o.errhandler));
     OUTSIDE(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
     OUTSIDE(MPI_File_get_errhandler(MPI_FILE_NULL, &o.errhandler));
@@ -604,6 +602,107 @@ static void anytime_calls(const char *when, int initialized, int finalized)
         CHECK_MSG(e == MPI_ERRORS_RETURN, "%s: a refused MPI_Comm_set_errhandler changed the "
                   "handler of communicator #%d", when, i);
         CHECK_OK(MPI_Errhandler_free(&e));
+    }
+
+    /* MPI-4.1 Table 11.1: the info functions */
+    {
+        MPI_Info info = MPI_INFO_NULL, dup = MPI_INFO_NULL, env = MPI_INFO_NULL;
+        CHECK_OK(MPI_Info_create(&info));
+        CHECK_NE_HANDLE(info, MPI_INFO_NULL);
+        CHECK_OK(MPI_Info_set(info, "alpha", "one"));
+        CHECK_OK(MPI_Info_set(info, "beta", "two"));
+        CHECK_OK(MPI_Info_set(info, "alpha", "uno"));
+        int n = -1;
+        CHECK_OK(MPI_Info_get_nkeys(info, &n));
+        CHECK_EQ_INT(n, 2);
+        char key[MPI_MAX_INFO_KEY], val[16];
+        CHECK_OK(MPI_Info_get_nthkey(info, 1, key));
+        CHECK_EQ_STR(key, "beta");
+        int len = (int)sizeof val, flag = -1;
+        CHECK_OK(MPI_Info_get_string(info, "alpha", &len, val, &flag));
+        CHECK_MSG(flag == 1 && len == 4 && strcmp(val, "uno") == 0,
+                  "%s: MPI_Info_get_string gave flag %d, length %d", when, flag, len);
+        CHECK_OK(MPI_Info_dup(info, &dup));
+        CHECK_OK(MPI_Info_delete(info, "alpha"));
+        CHECK_OK(MPI_Info_get_nkeys(info, &n));
+        CHECK_EQ_INT(n, 1);
+        CHECK_OK(MPI_Info_get_nkeys(dup, &n));
+        CHECK_EQ_INT(n, 2);
+        CHECK_FAILS(when, o, MPI_Info_delete(info, "alpha"), MPI_ERR_INFO_NOKEY);
+        CHECK_FAILS(when, o, MPI_Info_get_nthkey(info, 1, o.text), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Info_set(MPI_INFO_NULL, "k", "v"), MPI_ERR_INFO);
+        CHECK_FAILS(when, o, MPI_Info_set(MPI_INFO_ENV, "k", "v"), MPI_ERR_INFO);
+        CHECK_FAILS(when, o, MPI_Info_get_nkeys(MPI_INFO_NULL, &o.i), MPI_ERR_INFO);
+        CHECK_FAILS(when, o, MPI_Info_get_string(info, "beta", &len, val, NULL), MPI_ERR_ARG);
+        CHECK_EQ_HANDLE(MPI_Info_f2c(MPI_Info_c2f(dup)), dup);
+        CHECK_EQ_HANDLE(MPI_Info_f2c(MPI_Info_c2f(MPI_INFO_NULL)), MPI_INFO_NULL);
+        CHECK_OK(MPI_Info_free(&info));
+        CHECK_EQ_HANDLE(info, MPI_INFO_NULL);
+        CHECK_OK(MPI_Info_free(&dup));
+        CHECK_EQ_HANDLE(MPI_Info_f2c(MPI_Info_c2f(dup)), MPI_INFO_NULL);
+        CHECK_OK(MPI_Info_create_env(0, NULL, &env));
+        CHECK_OK(MPI_Info_get_nkeys(env, &n));
+        int envkeys = -1;
+        CHECK_OK(MPI_Info_get_nkeys(MPI_INFO_ENV, &envkeys));
+        CHECK_MSG(n == envkeys && n > 0, "%s: MPI_Info_create_env gave %d keys, MPI_INFO_ENV %d",
+                  when, n, envkeys);
+        CHECK_OK(MPI_Info_free(&env));
+        MPI_Info keep = MPI_INFO_ENV;
+        CHECK_FAILS_INOUT(when, o, keep, MPI_Info_free(&keep), MPI_ERR_INFO);
+    }
+
+    /* MPI-4.1 Table 11.1: session error handlers, user error classes, codes and strings */
+    {
+        MPI_Errhandler e = MPI_ERRHANDLER_NULL;
+        CHECK_OK(MPI_Session_create_errhandler(outside_session_handler, &e));
+        CHECK_NE_HANDLE(e, MPI_ERRHANDLER_NULL);
+        CHECK_EQ_HANDLE(MPI_Errhandler_f2c(MPI_Errhandler_c2f(e)), e);
+        CHECK_FAILS(when, o, MPI_Session_create_errhandler(NULL, &o.errhandler), MPI_ERR_ARG);
+        CHECK_OK(MPI_Errhandler_free(&e));
+        CHECK_EQ_HANDLE(e, MPI_ERRHANDLER_NULL);
+
+        int cls = -1, code = -1, got = -1;
+        CHECK_OK(MPI_Add_error_class(&cls));
+        CHECK_MSG(cls > MPI_ERR_LASTCODE, "%s: MPI_Add_error_class gave %d", when, cls);
+        CHECK_OK(MPI_Add_error_code(cls, &code));
+        CHECK_OK(MPI_Add_error_string(code, "an anytime code"));
+        CHECK_OK(MPI_Error_class(code, &got));
+        CHECK_EQ_INT(got, cls);
+        char s[MPI_MAX_ERROR_STRING];
+        int len = -1;
+        CHECK_OK(MPI_Error_string(code, s, &len));
+        CHECK_EQ_STR(s, "an anytime code");
+        CHECK_FAILS(when, o, MPI_Add_error_code(-7, &o.i), MPI_ERR_ARG);
+        CHECK_FAILS(when, o, MPI_Remove_error_class(cls), MPI_ERR_ARG); /* it has a code */
+        CHECK_OK(MPI_Remove_error_string(code));
+        CHECK_OK(MPI_Remove_error_code(code));
+        CHECK_OK(MPI_Remove_error_class(cls));
+        CHECK_FAILS(when, o, MPI_Error_class(code, &o.i), MPI_ERR_ARG);
+    }
+
+    /* the sessions model needs no MPI_Init (and goes on after MPI_Finalize); the world
+       model's communicators stay refused while a session lives */
+    {
+        MPI_Session session = MPI_SESSION_NULL;
+        CHECK_OK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+        CHECK_NE_HANDLE(session, MPI_SESSION_NULL);
+        int n = -1;
+        CHECK_OK(MPI_Session_get_num_psets(session, MPI_INFO_NULL, &n));
+        CHECK_EQ_INT(n, 2);
+        CHECK_OK(MPI_Session_call_errhandler(session, MPI_ERR_OTHER));
+        int size = -1;
+        CHECK_OK(MPI_Type_size(MPI_INT, &size));
+        CHECK_EQ_INT(size, (int)sizeof(int));
+        CHECK_FAILS(when, o, MPI_Comm_rank(MPI_COMM_WORLD, &o.i), MPI_ERR_OTHER);
+        CHECK_FAILS(when, o, MPI_Comm_size(MPI_COMM_SELF, &o.i), MPI_ERR_OTHER);
+        CHECK_FAILS(when, o, MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &o.ptr, &o.i),
+                    MPI_ERR_OTHER);
+        CHECK_FAILS(when, o, MPI_Barrier(MPI_COMM_WORLD), MPI_ERR_OTHER);
+        CHECK_OK(MPI_Session_finalize(&session));
+        CHECK_EQ_HANDLE(session, MPI_SESSION_NULL);
+        CHECK_FAILS(when, o, MPI_Session_call_errhandler(session, MPI_ERR_OTHER), MPI_ERR_SESSION);
+        /* the universe closed with the last session */
+        CHECK_FAILS(when, o, MPI_Type_size(MPI_INT, &o.i), MPI_ERR_OTHER);
     }
 
 #if defined(MPIATTR_MPI_H)
