@@ -613,6 +613,27 @@ impl State {
         }
     }
 
+    /// Takes over from `old` what outlives MPI_Finalize (MPI-4.1 §11.4.1): info objects,
+    /// error handlers, user error classes, codes and strings, sessions.
+    fn keep_from(&mut self, old: &mut State) {
+        self.infos = std::mem::take(&mut old.infos);
+        self.errhandlers = std::mem::take(&mut old.errhandlers);
+        self.user_errors = std::mem::replace(&mut old.user_errors, UserErrors::new());
+        self.sessions = std::mem::take(&mut old.sessions);
+    }
+
+    /// After MPI_Finalize: the predefined objects anew (MPI_COMM_WORLD and MPI_COMM_SELF
+    /// left out) for a session, with what [`State::keep_from`] kept.
+    pub(crate) fn reopen(&mut self) {
+        if !self.finalized {
+            return;
+        }
+        let mut fresh = State::predefined();
+        fresh.keep_from(self);
+        fresh.close_world(false);
+        *self = fresh;
+    }
+
     /// Puts back what [`State::close_world`] kept aside.
     fn open_world(&mut self) {
         let aside = std::mem::take(&mut self.world_aside);
@@ -2349,19 +2370,15 @@ impl Universe {
         // only MPI_COMM_WORLD and MPI_COMM_SELF go. Else everything else goes without
         // callbacks, and the tables' memory with it (the universe itself may live on in a
         // static after MPI_Finalize), but for what MPI-4.1 §11.4.1 lets a program use at any
-        // time: info objects, error handlers, user error classes, codes and strings. The
-        // predefined objects are made anew, for sessions started later.
+        // time: info objects, error handlers, user error classes, codes and strings. A
+        // session started later gets the predefined objects anew (State::reopen).
         let mut state = self.lock()?;
         if state.sessions.len() > 0 {
             state.close_world(false);
         } else {
-            let mut after = State::predefined();
+            let mut after = State::empty(Registry::empty());
             after.finalized = true;
-            after.infos = std::mem::take(&mut state.infos);
-            after.errhandlers = std::mem::take(&mut state.errhandlers);
-            after.user_errors = std::mem::replace(&mut state.user_errors, UserErrors::new());
-            after.sessions = std::mem::take(&mut state.sessions);
-            after.close_world(false);
+            after.keep_from(&mut state);
             let released = std::mem::replace(&mut *state, after);
             drop(state);
             drop(released);

@@ -53,7 +53,7 @@ impl Universe {
             state.check_errhandler(id, super::ErrhandlerKind::Session)?;
         }
         // A session may start after MPI_Finalize: objects can be made again.
-        state.finalized = false;
+        state.reopen();
         state
             .sessions
             .insert(SessionData {
