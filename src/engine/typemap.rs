@@ -321,16 +321,28 @@ pub struct Block {
 }
 
 /// The compiled form of one item of a type: its elements in type-map order as runs, and the
-/// same bytes as blocks, adjacent ones merged.
+/// same bytes as strided groups of blocks, adjacent blocks merged.
 #[derive(Debug, Default)]
 pub struct Flat {
     /// Runs of elements, in type-map order.
     pub runs: Vec<Run>,
-    /// Byte blocks, in type-map order, adjacent ones merged.
-    pub blocks: Vec<Block>,
-    /// The same blocks as strided groups: runs of blocks of one length at a constant
-    /// distance (a vector is one group), which the copies walk without reading a block list.
+    /// The bytes as strided groups, in type-map order: runs of blocks of one length at a
+    /// constant distance (a vector is one group), which the copies walk without reading a
+    /// block list. Adjacent blocks are merged before they are grouped, so no group holds
+    /// two blocks that touch.
     pub strided: Vec<Strided>,
+}
+
+impl Flat {
+    /// The byte blocks, in type-map order, adjacent ones merged.
+    pub fn blocks(&self) -> impl Iterator<Item = Block> + '_ {
+        self.strided.iter().flat_map(|group| {
+            (0..group.count as i64).map(move |i| Block {
+                disp: group.disp.wrapping_add(i.wrapping_mul(group.stride)),
+                len: group.len,
+            })
+        })
+    }
 }
 
 /// `count` blocks of `len` bytes, the first at `disp`, each `stride` bytes after the last.
@@ -346,29 +358,26 @@ pub struct Strided {
     pub stride: i64,
 }
 
-/// Groups blocks into strided runs, in order.
-fn strided(blocks: &[Block]) -> Vec<Strided> {
-    let mut groups: Vec<Strided> = Vec::new();
-    for block in blocks {
-        if let Some(group) = groups.last_mut() {
-            if group.len == block.len {
-                let last = group.disp + (group.count as i64 - 1) * group.stride;
-                let step = block.disp.wrapping_sub(last);
-                if group.count == 1 || step == group.stride {
-                    group.stride = step;
-                    group.count += 1;
-                    continue;
-                }
+/// Appends `block` to the strided groups: to the last group if it has the same length and
+/// lies one stride on (a group's second block sets its stride), else as a new group.
+fn push_strided(groups: &mut Vec<Strided>, block: Block) {
+    if let Some(group) = groups.last_mut() {
+        if group.len == block.len {
+            let last = group.disp + (group.count as i64 - 1) * group.stride;
+            let step = block.disp.wrapping_sub(last);
+            if group.count == 1 || step == group.stride {
+                group.stride = step;
+                group.count += 1;
+                return;
             }
         }
-        groups.push(Strided {
-            disp: block.disp,
-            len: block.len,
-            count: 1,
-            stride: 0,
-        });
     }
-    groups
+    groups.push(Strided {
+        disp: block.disp,
+        len: block.len,
+        count: 1,
+        stride: 0,
+    });
 }
 
 /// The type map of a datatype: its layout, how it was made, and (once compiled) its blocks.
@@ -613,16 +622,31 @@ impl TypeMap {
         self.flat.get_or_init(|| {
             let mut flat = Flat::default();
             self.flatten_into(0, &mut flat.runs);
+            // The runs' bytes as blocks, adjacent ones merged (`pending` grows until the
+            // next run does not touch it), grouped as they come: no block list is kept.
+            let mut pending: Option<Block> = None;
             for run in &flat.runs {
-                push_block(
-                    &mut flat.blocks,
-                    Block {
-                        disp: run.disp,
-                        len: run.count * run.kind.size(),
-                    },
-                );
+                let block = Block {
+                    disp: run.disp,
+                    len: run.count * run.kind.size(),
+                };
+                match &mut pending {
+                    Some(last) if last.disp.wrapping_add(last.len as i64) == block.disp => {
+                        last.len += block.len;
+                    }
+                    _ => {
+                        if let Some(done) = pending.replace(block) {
+                            push_strided(&mut flat.strided, done);
+                        }
+                    }
+                }
             }
-            flat.strided = strided(&flat.blocks);
+            if let Some(done) = pending {
+                push_strided(&mut flat.strided, done);
+            }
+            // A committed type keeps only what it uses: no growth slack.
+            flat.runs.shrink_to_fit();
+            flat.strided.shrink_to_fit();
             flat
         })
     }
@@ -683,9 +707,9 @@ impl TypeMap {
     /// `count` items are then `count * size` bytes from there.
     pub fn contiguous_items(&self) -> bool {
         let flat = self.flat();
-        flat.blocks.len() == 1
-            && flat.blocks[0].disp == self.true_lb
-            && flat.blocks[0].len == self.size
+        matches!(flat.strided.as_slice(), [group] if group.count == 1
+            && group.disp == self.true_lb
+            && group.len == self.size)
             && self.extent() == self.size as i64
     }
 }
@@ -703,16 +727,6 @@ fn push_run(runs: &mut Vec<Run>, run: Run) {
         }
     }
     runs.push(run);
-}
-
-fn push_block(blocks: &mut Vec<Block>, block: Block) {
-    if let Some(last) = blocks.last_mut() {
-        if last.disp.wrapping_add(last.len as i64) == block.disp {
-            last.len += block.len;
-            return;
-        }
-    }
-    blocks.push(block);
 }
 
 // ---- constructors ------------------------------------------------------------------------
@@ -744,6 +758,16 @@ pub fn contiguous(count_: i64, old: &Arc<TypeMap>, large: bool) -> Result<TypeMa
     )
 }
 
+/// The lists one after the other, in a vector of exactly their length (a type of 10^6 blocks
+/// keeps its arguments without growth slack).
+fn joined(lists: &[&[i64]]) -> Vec<i64> {
+    let mut all = Vec::with_capacity(lists.iter().map(|list| list.len()).sum());
+    for list in lists {
+        all.extend_from_slice(list);
+    }
+    all
+}
+
 fn contents_of(
     large: bool,
     counts: Vec<i64>,
@@ -753,8 +777,7 @@ fn contents_of(
 ) -> Contents {
     let types = types.iter().map(|t| (*t).clone()).collect();
     if large {
-        let mut all = counts;
-        all.extend(addresses);
+        let all = joined(&[&counts, &addresses]);
         Contents {
             integers: ints,
             addresses: Vec::new(),
@@ -845,9 +868,7 @@ pub fn indexed(
         .zip(displacements)
         .map(|(&b, &d)| Ok(part(bytes(d, old)?, b as u64, old)))
         .collect::<Result<Vec<_>>>()?;
-    let mut counts = vec![blocklengths.len() as i64];
-    counts.extend(blocklengths);
-    counts.extend(displacements);
+    let counts = joined(&[&[blocklengths.len() as i64], blocklengths, displacements]);
     let contents = contents_of(large, counts, vec![], vec![], &[old]);
     TypeMap::derived(Combiner::Indexed, contents, large, parts, false)
 }
@@ -865,8 +886,7 @@ pub fn hindexed(
         .zip(displacements)
         .map(|(&b, &d)| part(d, b as u64, old))
         .collect();
-    let mut counts = vec![blocklengths.len() as i64];
-    counts.extend(blocklengths);
+    let counts = joined(&[&[blocklengths.len() as i64], blocklengths]);
     let contents = contents_of(large, counts, vec![], displacements.to_vec(), &[old]);
     TypeMap::derived(Combiner::Hindexed, contents, large, parts, false)
 }
@@ -883,8 +903,7 @@ pub fn indexed_block(
         .iter()
         .map(|&d| Ok(part(bytes(d, old)?, n, old)))
         .collect::<Result<Vec<_>>>()?;
-    let mut counts = vec![displacements.len() as i64, blocklength];
-    counts.extend(displacements);
+    let counts = joined(&[&[displacements.len() as i64, blocklength], displacements]);
     let contents = contents_of(large, counts, vec![], vec![], &[old]);
     TypeMap::derived(Combiner::IndexedBlock, contents, large, parts, false)
 }
@@ -921,8 +940,7 @@ pub fn create_struct(
         .zip(types)
         .map(|((&b, &d), t)| part(d, b as u64, t))
         .collect();
-    let mut counts = vec![blocklengths.len() as i64];
-    counts.extend(blocklengths);
+    let counts = joined(&[&[blocklengths.len() as i64], blocklengths]);
     let refs: Vec<&Arc<TypeMap>> = types.iter().collect();
     let contents = contents_of(large, counts, vec![], displacements.to_vec(), &refs);
     TypeMap::derived(Combiner::Struct, contents, large, parts, true)
@@ -1395,7 +1413,7 @@ fn scatter(data: &[u8], map: &TypeMap, dst: &mut [u8], origin: isize) {
     let rest = &data[whole * one..];
     let base = at(origin, whole as u64, map.extent(), 0) as isize;
     let mut pos = 0;
-    for block in &flat.blocks {
+    for block in flat.blocks() {
         if pos == rest.len() {
             return;
         }
@@ -1440,6 +1458,22 @@ fn gather(flat: &Flat, base: isize, src: &[u8], out: &mut [u8]) {
 
 #[inline(always)]
 fn gather_fixed<const N: usize>(first: isize, stride: isize, src: &[u8], out: &mut [u8]) {
+    let count = out.len() / N;
+    if count == 0 {
+        return;
+    }
+    if stride >= N as isize {
+        // Blocks in increasing order that do not overlap: one range check for all of them,
+        // then a walk whose steps the compiler knows stay inside it.
+        let (first, stride) = (first as usize, stride as usize);
+        let span = &src[first..first + (count - 1) * stride + N];
+        let (whole, last) = out.split_at_mut((count - 1) * N);
+        for (o, s) in whole.chunks_exact_mut(N).zip(span.chunks_exact(stride)) {
+            o.copy_from_slice(&s[..N]);
+        }
+        last.copy_from_slice(&span[(count - 1) * stride..]);
+        return;
+    }
     let mut s = first;
     for chunk in out.chunks_exact_mut(N) {
         let at = s as usize;
@@ -1475,6 +1509,21 @@ fn spread(flat: &Flat, base: isize, data: &[u8], dst: &mut [u8]) {
 
 #[inline(always)]
 fn spread_fixed<const N: usize>(first: isize, stride: isize, data: &[u8], dst: &mut [u8]) {
+    let count = data.len() / N;
+    if count == 0 {
+        return;
+    }
+    if stride >= N as isize {
+        // As in `gather_fixed`: one range check, then a walk inside it.
+        let (first, stride) = (first as usize, stride as usize);
+        let span = &mut dst[first..first + (count - 1) * stride + N];
+        let (whole, last) = data.split_at((count - 1) * N);
+        for (d, s) in span.chunks_exact_mut(stride).zip(whole.chunks_exact(N)) {
+            d[..N].copy_from_slice(s);
+        }
+        span[(count - 1) * stride..].copy_from_slice(last);
+        return;
+    }
     let mut d = first;
     for chunk in data.chunks_exact(N) {
         let at = d as usize;

@@ -80,7 +80,7 @@ fn indexed_family_layouts() {
     assert_eq!(t.contents().integers, vec![2, 3, 1, 4, 0]);
     let flat = t.flat();
     assert_eq!(
-        flat.blocks,
+        flat.blocks().collect::<Vec<_>>(),
         vec![Block { disp: 16, len: 12 }, Block { disp: 0, len: 4 }]
     );
     let t = hindexed(&[2, 1], &[-8, 20], &int, false).unwrap();
@@ -92,7 +92,10 @@ fn indexed_family_layouts() {
     assert_eq!(t.contents().integers, vec![2, 2, 0, 5]);
     let t = hindexed_block(2, &[0, 8], &int, false).unwrap();
     // Adjacent blocks merge into one.
-    assert_eq!(t.flat().blocks, vec![Block { disp: 0, len: 16 }]);
+    assert_eq!(
+        t.flat().blocks().collect::<Vec<_>>(),
+        vec![Block { disp: 0, len: 16 }]
+    );
     assert_eq!(t.contents().addresses, vec![0, 8]);
     assert_eq!(
         indexed(&[1], &[0, 1], &int, false).unwrap_err(),
@@ -133,7 +136,7 @@ fn struct_padding_and_resized() {
     // Contiguous copies of a resized type are placed one extent apart.
     let c = contiguous(2, &r, false).unwrap();
     assert_eq!(
-        c.flat().blocks,
+        c.flat().blocks().collect::<Vec<_>>(),
         vec![Block { disp: 0, len: 8 }, Block { disp: 20, len: 8 }]
     );
     assert_eq!((c.lb(), c.extent(), c.true_extent()), (-4, 40, 28));
@@ -150,7 +153,7 @@ fn subarray_c_and_fortran() {
     assert_eq!(t.size(), 24);
     assert_eq!((t.lb(), t.extent()), (0, 80));
     assert_eq!(
-        t.flat().blocks,
+        t.flat().blocks().collect::<Vec<_>>(),
         vec![Block { disp: 28, len: 12 }, Block { disp: 48, len: 12 }]
     );
     assert_eq!(t.true_lb(), 28);
@@ -159,7 +162,7 @@ fn subarray_c_and_fortran() {
     // The same in Fortran order: the first index varies fastest.
     let t = subarray(&[5, 4], &[3, 2], &[2, 1], Order::Fortran, 57, &int, true).unwrap();
     assert_eq!(
-        t.flat().blocks,
+        t.flat().blocks().collect::<Vec<_>>(),
         vec![Block { disp: 28, len: 12 }, Block { disp: 48, len: 12 }]
     );
     assert_eq!(t.contents().integers, vec![2, 57]);
@@ -194,7 +197,10 @@ fn darray_block_and_cyclic() {
     )
     .unwrap();
     assert_eq!((t.size(), t.lb(), t.extent()), (8, 0, 40));
-    assert_eq!(t.flat().blocks, vec![Block { disp: 32, len: 8 }]);
+    assert_eq!(
+        t.flat().blocks().collect::<Vec<_>>(),
+        vec![Block { disp: 32, len: 8 }]
+    );
     assert_eq!(t.combiner(), Combiner::Darray);
     assert_eq!(t.contents().integers, vec![3, 2, 1, 10, 121, -49767, 3, 56]);
     // Cyclic(2) on 2 processes: rank 1 owns 2,3, 6,7, 10.
@@ -209,7 +215,7 @@ fn darray_block_and_cyclic() {
     )
     .unwrap();
     assert_eq!(
-        t.flat().blocks,
+        t.flat().blocks().collect::<Vec<_>>(),
         vec![
             Block { disp: 8, len: 8 },
             Block { disp: 24, len: 8 },
@@ -225,12 +231,18 @@ fn darray_block_and_cyclic() {
     ];
     let t = darray(4, 1, &dims, Order::C, &codes(2), &int, false).unwrap();
     let s = subarray(&[4, 6], &[2, 3], &[0, 3], Order::C, 56, &int, false).unwrap();
-    assert_eq!(t.flat().blocks, s.flat().blocks);
+    assert_eq!(
+        t.flat().blocks().collect::<Vec<_>>(),
+        s.flat().blocks().collect::<Vec<_>>()
+    );
     assert_eq!((t.lb(), t.extent()), (s.lb(), s.extent()));
     // Fortran order: the first dimension varies fastest.
     let t = darray(4, 1, &dims, Order::Fortran, &codes(2), &int, false).unwrap();
     let s = subarray(&[4, 6], &[2, 3], &[0, 3], Order::Fortran, 57, &int, false).unwrap();
-    assert_eq!(t.flat().blocks, s.flat().blocks);
+    assert_eq!(
+        t.flat().blocks().collect::<Vec<_>>(),
+        s.flat().blocks().collect::<Vec<_>>()
+    );
     // Errors.
     let bad = |dims: &[DarrayDim], size, rank| {
         darray(size, rank, dims, Order::C, &codes(dims.len()), &int, false).is_err()
@@ -350,13 +362,13 @@ fn million_block_indexed_commits() {
     let lengths = vec![1i64; n];
     let displacements: Vec<i64> = (0..n as i64).map(|i| 2 * i).collect();
     let t = indexed(&lengths, &displacements, &int, false).unwrap();
-    assert_eq!(t.flat().blocks.len(), n);
+    assert_eq!(t.flat().blocks().collect::<Vec<_>>().len(), n);
     assert_eq!(t.size(), 4 * n as u64);
     // Every other int: all adjacent, one block.
     let displacements: Vec<i64> = (0..n as i64).collect();
     let t = indexed(&lengths, &displacements, &int, false).unwrap();
     assert_eq!(
-        t.flat().blocks,
+        t.flat().blocks().collect::<Vec<_>>(),
         vec![Block {
             disp: 0,
             len: 4 * n as u64
