@@ -506,10 +506,11 @@ impl Universe {
             None | Some(SplitType::HwUnguided) => false,
             Some(SplitType::Shared) => true,
             Some(SplitType::HwGuided) => resource == Some(b"mpi_shared_memory"),
-            Some(SplitType::ResourceGuided) => matches!(
-                resource,
-                Some(b"mpi_shared_memory" | b"mpi://SELF" | b"mpi://WORLD")
-            ),
+            Some(SplitType::ResourceGuided) => match resource {
+                Some(b"mpi_shared_memory") => true,
+                Some(name) => super::sessions::pset(name).is_ok(),
+                None => false,
+            },
         };
         if !known {
             return Ok(None);

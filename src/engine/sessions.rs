@@ -22,13 +22,14 @@ pub struct SessionData {
     errhandler: ErrorHandler,
 }
 
-/// The process set named `name`, matched as the standard asks (MPI-4.1 §11.3.2: names are
-/// URIs; we match them exactly).
-fn pset(name: &[u8]) -> Result<&'static str> {
+/// The process set named `name`. MPI-4.1 §11.3.2 gives process set names the form of URIs,
+/// whose scheme and authority ("mpi" and "WORLD" in "mpi://WORLD") are case-insensitive
+/// (RFC 3986 §3.1, §3.2.2): "mpi://self" names `mpi://SELF`, as MPICH also accepts.
+pub(crate) fn pset(name: &[u8]) -> Result<&'static str> {
     PSETS
         .iter()
         .copied()
-        .find(|p| p.as_bytes() == name)
+        .find(|p| p.as_bytes().eq_ignore_ascii_case(name))
         .ok_or(Error::UnknownPset)
 }
 

@@ -11,7 +11,7 @@
  *   MPI_COMM_NULL), Comm_split_type MPI_COMM_TYPE_SHARED;
  * - attributes: copied by Comm_dup only, not by create/split;
  * - Comm_set_info/get_info, Comm_test_inter (false), Comm_get_parent (MPI_COMM_NULL);
- * - MPI-4 sessions: psets mpi://WORLD and mpi://SELF, Group_from_session_pset,
+ * - MPI-4 sessions: psets mpi://WORLD and mpi://SELF (in any case), Group_from_session_pset,
  *   Comm_create_from_group (skipped, with a SKIP line, where the header is MPI-3).
  */
 #include "check.h"
@@ -251,6 +251,16 @@ static void sessions(void)
     CHECK_OK(MPI_Group_size(g, &n));
     CHECK_EQ_INT(n, 1);
     CHECK_OK(MPI_Group_free(&g));
+    /* Process set names are URIs, whose scheme and authority ignore case (as in MPICH). */
+    CHECK_OK(MPI_Group_from_session_pset(s, "mpi://self", &g));
+    CHECK_OK(MPI_Group_size(g, &n));
+    CHECK_EQ_INT(n, 1);
+    CHECK_OK(MPI_Group_free(&g));
+    CHECK_OK(MPI_Group_from_session_pset(s, "MPI://World", &g));
+    CHECK_OK(MPI_Group_free(&g));
+    g = SENTINEL_HANDLE(MPI_Group);
+    CHECK(MPI_Group_from_session_pset(s, "mpi://SELF/", &g) != MPI_SUCCESS);
+    CHECK(g == SENTINEL_HANDLE(MPI_Group) || g == MPI_GROUP_NULL);
     g = SENTINEL_HANDLE(MPI_Group);
     int rc = MPI_Group_from_session_pset(s, "mpi://NO-SUCH-PSET", &g);
     CHECK(rc != MPI_SUCCESS);
