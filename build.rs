@@ -6,7 +6,8 @@
 //!    (`MPIATTR_HANDLE_MPI_COMM_WORLD = (intptr_t)MPI_COMM_WORLD`), so clang evaluates the
 //!    value from the header itself; this script only lists the names.
 //! 2. The C entry points of the functions `bindings/functions.txt` lists are generated from
-//!    the standard's data in `include/mpi-api.txt` (see `bindings/generate_c.rs`).
+//!    the standard's data in `include/mpi-api.txt` (see `bindings/generate_c.rs`), and so
+//!    are the bodies of its `runs=` lines (`OUT_DIR/<chapter>_bodies.rs`).
 //! 3. The Fortran bindings are generated from `fortran/routines.txt` (the routines' names and
 //!    options; their signatures come from `include/mpi-api.txt`) and the constants clang
 //!    read (see `fortran/generate.rs`): the Rust symbols, `mpif.h`, and the `mpi` and
@@ -250,6 +251,23 @@ fn main() {
             let text = fs::read_to_string(&path).unwrap_or_else(|_| panic!("{path} is readable"));
             sources.insert(annotation.chapter.clone(), text);
         }
+    }
+    // The bodies of the `runs=` lines (nonblocking and persistent collectives), which their
+    // chapter includes; the entry points below read them as part of the chapter.
+    for (chapter, bodies) in generate_c::forwarding_bodies(&api, &annotations, &sources) {
+        let file = generate_c::bodies_file(&chapter);
+        let text = sources
+            .get_mut(&chapter)
+            .expect("a chapter of functions.txt");
+        assert!(
+            text.contains(&format!(
+                "include!(concat!(env!(\"OUT_DIR\"), \"/{file}\"));"
+            )),
+            "src/capi/{chapter}.rs has `runs=` functions: it must include their bodies with \
+             `include!(concat!(env!(\"OUT_DIR\"), \"/{file}\"));`"
+        );
+        fs::write(out.join(&file), &bodies).unwrap_or_else(|_| panic!("cannot write {file}"));
+        text.push_str(&bodies);
     }
     fs::write(
         out.join("capi_functions.rs"),

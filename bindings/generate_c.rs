@@ -122,6 +122,9 @@ pub struct Annotation {
     pub value: bool,
     /// How its Fortran routine is made.
     pub fortran: Fortran,
+    /// `runs=MPI_Y`: no hand-written body; [`forwarding_bodies`] writes it, running MPI_Y's
+    /// body through the chapter's helper.
+    pub runs: Option<String>,
 }
 
 /// How the Fortran routine of a function of `bindings/functions.txt` is made.
@@ -146,7 +149,7 @@ impl Annotation {
 }
 
 /// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self|world [fast] [large]
-/// [raw=ARG,...] [value]`, `#` comments.
+/// [raw=ARG,...] [value] [fortran=hand|none] [runs=MPI_Y]`, `#` comments.
 pub fn parse_annotations(text: &str) -> Vec<Annotation> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -169,6 +172,7 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
             raw: Vec::new(),
             value: false,
             fortran: Fortran::Generated,
+            runs: None,
         };
         for word in words {
             match word {
@@ -178,11 +182,16 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
                 "large" => annotation.large = true,
                 "value" => annotation.value = true,
                 "on=self" => annotation.on = None,
-                other => match (other.strip_prefix("on="), other.strip_prefix("raw=")) {
-                    (Some(arg), _) => annotation.on = Some(arg.to_string()),
-                    (_, Some(args)) => {
+                other => match (
+                    other.strip_prefix("on="),
+                    other.strip_prefix("raw="),
+                    other.strip_prefix("runs="),
+                ) {
+                    (Some(arg), _, _) => annotation.on = Some(arg.to_string()),
+                    (_, Some(args), _) => {
                         annotation.raw = args.split(',').map(str::to_string).collect()
                     }
+                    (_, _, Some(blocking)) => annotation.runs = Some(blocking.to_string()),
                     _ => panic!("functions.txt: {}: unknown option {other}", annotation.name),
                 },
             }
@@ -304,6 +313,340 @@ pub fn doc_of(source: &str, body: &str) -> Vec<String> {
         .collect();
     docs.reverse();
     docs
+}
+
+/// The parameters of `fn <body>(...)` in a chapter's source, as written (`name`, `type`),
+/// or `None` if the source has no such function.
+fn rust_params(source: &str, body: &str) -> Option<Vec<(String, String)>> {
+    let head = format!("fn {body}(");
+    let start = source.match_indices(&head).find_map(|(at, _)| {
+        let before = source[..at].chars().next_back();
+        (before.is_none() || before.is_some_and(char::is_whitespace)).then_some(at + head.len())
+    })?;
+    let mut params = Vec::new();
+    let mut current = String::new();
+    let (mut parens, mut angles) = (1usize, 0usize);
+    let mut chars = source[start..].chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => parens += 1,
+            ')' => {
+                parens -= 1;
+                if parens == 0 {
+                    break;
+                }
+            }
+            '-' if chars.peek() == Some(&'>') => {
+                current.push(c);
+                current.push(chars.next().unwrap());
+                continue;
+            }
+            '<' => angles += 1,
+            '>' => angles = angles.saturating_sub(1),
+            ',' if parens == 1 && angles == 0 => {
+                params.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    params.push(current);
+    Some(
+        params
+            .iter()
+            .map(|p| p.trim())
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (name, ty) = p.split_once(':').unwrap_or((p, ""));
+                let name = name.trim();
+                let name = name.strip_prefix("mut ").unwrap_or(name);
+                (name.trim().to_string(), ty.trim().to_string())
+            })
+            .collect(),
+    )
+}
+
+/// A Rust type as text, without the paths the chapters import (`std::ffi::c_int` and
+/// `c_int` are the same), its white space folded.
+fn same_type(ty: &str) -> String {
+    let mut ty = ty.split_whitespace().collect::<Vec<_>>().join(" ");
+    for path in [
+        "std::ffi::",
+        "crate::abi::",
+        "crate::ffi::",
+        "crate::engine::",
+        "super::",
+    ] {
+        ty = ty.replace(path, "");
+    }
+    ty
+}
+
+/// The Rust type a body of the chapters takes a parameter as: [`param_type`], or `&mut
+/// Out<T>` for an output the entry point decodes.
+fn body_param_type(param: &Param, raw: &[String]) -> String {
+    match decoding(param, raw) {
+        Decoded::Raw => param_type(param),
+        Decoded::Out(ty) => format!("&mut crate::ffi::Out<{ty}>"),
+    }
+}
+
+/// The helper of a chapter whose functions are `runs=` lines: its one `fn` whose last
+/// parameter is `run: impl FnOnce() -> Result<()>` (`started`, `planned`), with its other
+/// parameters.
+fn runner(chapter: &str, source: &str) -> (String, Vec<(String, String)>) {
+    let mut found = Vec::new();
+    for line in source.lines() {
+        let Some(at) = line.find("fn ") else { continue };
+        let rest = &line[at + 3..];
+        let Some(name) = rest
+            .split('(')
+            .next()
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        else {
+            continue;
+        };
+        if let Some(mut params) = rust_params(source, name) {
+            if params.last().is_some_and(|(n, t)| {
+                n == "run" && same_type(t) == same_type("impl FnOnce() -> Result<()>")
+            }) {
+                params.pop();
+                if !found.iter().any(|(f, _): &(String, _)| f == name) {
+                    found.push((name.to_string(), params));
+                }
+            }
+        }
+    }
+    assert!(
+        found.len() == 1,
+        "src/capi/{chapter}.rs: functions.txt has `runs=` lines there, so it needs exactly one \
+         helper `fn NAME(args..., run: impl FnOnce() -> Result<()>)`; found {:?}",
+        found.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    found.pop().unwrap()
+}
+
+/// The name of the file under OUT_DIR that holds the generated bodies of a chapter; the
+/// chapter's source includes it.
+pub fn bodies_file(chapter: &str) -> String {
+    format!("{chapter}_bodies.rs")
+}
+
+/// The bodies of the `runs=MPI_Y` functions of `bindings/functions.txt`, by chapter: for
+/// `MPI_X chapter ... runs=MPI_Y`, `fn x` (and `fn x_c` if `large`) in the chapter's module,
+/// which calls the chapter's helper ([`runner`]) with the arguments it names and a closure
+/// running MPI_Y's body (`fn y`, `y_c`, in MPI_Y's chapter) with the others, in order. MPI_X's
+/// arguments must be MPI_Y's, in the same order and with the same types, plus those only the
+/// helper takes (`request`; `info` and `request`), both in the standard's data and in the
+/// bodies' Rust signatures: the build stops otherwise, naming the difference. The body is an
+/// `unsafe fn` exactly when MPI_Y's is.
+pub fn forwarding_bodies(
+    api: &BTreeMap<String, Procedure>,
+    annotations: &[Annotation],
+    sources: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    for annotation in annotations {
+        let Some(blocking_name) = &annotation.runs else {
+            continue;
+        };
+        let name = &annotation.name;
+        let chapter = &annotation.chapter;
+        let fail = |what: String| -> ! {
+            panic!("bindings/functions.txt: {name} runs={blocking_name}: {what}")
+        };
+        if annotation.fast || annotation.value || !annotation.raw.is_empty() {
+            fail("`fast`, `value` and `raw=` do not go with `runs=`".to_string());
+        }
+        let blocking = annotations
+            .iter()
+            .find(|a| &a.name == blocking_name)
+            .unwrap_or_else(|| fail(format!("{blocking_name} is not a line of functions.txt")));
+        if blocking.runs.is_some() {
+            fail(format!("{blocking_name} is itself a `runs=` line"));
+        }
+        if annotation.large && !blocking.large {
+            fail(format!(
+                "{name} is `large` but {blocking_name} is not: its `_c` body is needed"
+            ));
+        }
+        let procedure = api
+            .get(name)
+            .unwrap_or_else(|| fail(format!("{name} is not in include/mpi-api.txt")));
+        let blocking_procedure = api
+            .get(blocking_name)
+            .unwrap_or_else(|| fail(format!("{blocking_name} is not in include/mpi-api.txt")));
+        let source = sources.get(chapter).map(String::as_str).unwrap_or_default();
+        let blocking_source = sources
+            .get(&blocking.chapter)
+            .map(String::as_str)
+            .unwrap_or_default();
+        let (helper, helper_params) = runner(chapter, source);
+        let helper_docs = doc_of(source, &helper);
+        let text = out.entry(chapter.clone()).or_insert_with(|| {
+            String::from(
+                "// Generated by build.rs (bindings/generate_c.rs, `forwarding_bodies`) from the \
+                 `runs=` lines of bindings/functions.txt: do not edit.\n",
+            )
+        });
+        let forms: &[bool] = if annotation.large {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &large in forms {
+            let suffix = if large { "_c" } else { "" };
+            let form = format!("{name}{suffix}");
+            let body = format!("{}{suffix}", annotation.body());
+            let blocking_form = format!("{blocking_name}{suffix}");
+            let blocking_body = format!("{}{suffix}", blocking.body());
+            let params = form_params(procedure, large);
+            let blocking_params = form_params(blocking_procedure, large);
+            // The arguments only the helper takes, and those that go to MPI_Y's body.
+            let (extra, passed): (Vec<&Param>, Vec<&Param>) = params
+                .iter()
+                .partition(|p| !blocking_params.iter().any(|b| b.name == p.name));
+            for p in &extra {
+                if !helper_params.iter().any(|(h, _)| h == &p.name) {
+                    fail(format!(
+                        "{form}'s argument `{}` is not {blocking_form}'s, and `{helper}` in \
+                         src/capi/{chapter}.rs does not take it",
+                        p.name
+                    ));
+                }
+            }
+            let shown = |list: &[&Param]| {
+                list.iter()
+                    .map(|p| format!("{}: {}", p.name, p.c_type))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let blocking_refs: Vec<&Param> = blocking_params.iter().collect();
+            let same_data = passed.len() == blocking_refs.len()
+                && passed
+                    .iter()
+                    .zip(&blocking_refs)
+                    .all(|(a, b)| a.name == b.name && a.c_type == b.c_type);
+            if !same_data {
+                fail(format!(
+                    "the standard's arguments differ: {form} without `{}` is ({}), but \
+                     {blocking_form} is ({})",
+                    extra
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join("`, `"),
+                    shown(&passed),
+                    shown(&blocking_refs)
+                ));
+            }
+            // The Rust bodies: MPI_Y's takes exactly these arguments, in this order.
+            let typed: Vec<(String, String)> = params
+                .iter()
+                .map(|p| (p.name.clone(), body_param_type(p, &annotation.raw)))
+                .collect();
+            let expected: Vec<(String, String)> = passed
+                .iter()
+                .map(|p| (p.name.clone(), body_param_type(p, &blocking.raw)))
+                .collect();
+            let written = rust_params(blocking_source, &blocking_body).unwrap_or_else(|| {
+                fail(format!(
+                    "src/capi/{}.rs has no `fn {blocking_body}(`",
+                    blocking.chapter
+                ))
+            });
+            let same_rust = written.len() == expected.len()
+                && written
+                    .iter()
+                    .zip(&expected)
+                    .all(|((n, t), (en, et))| n == en && same_type(t) == same_type(et));
+            if !same_rust {
+                let list = |l: &[(String, String)]| {
+                    l.iter()
+                        .map(|(n, t)| format!("{n}: {}", same_type(t)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                fail(format!(
+                    "`fn {blocking_body}` in src/capi/{}.rs takes ({}), but {form} passes ({}): \
+                     the blocking body must take {blocking_form}'s arguments in the standard's \
+                     order",
+                    blocking.chapter,
+                    list(&written),
+                    list(&expected)
+                ));
+            }
+            for (h, ty) in &helper_params {
+                match typed.iter().find(|(n, _)| n == h) {
+                    Some((_, t)) if same_type(t) == same_type(ty) => {}
+                    Some((_, t)) => fail(format!(
+                        "`{helper}` takes `{h}: {}`, but {form}'s `{h}` is `{}`",
+                        same_type(ty),
+                        same_type(t)
+                    )),
+                    None => fail(format!("`{helper}` takes `{h}`, which {form} has not")),
+                }
+            }
+            let unsafe_body = is_unsafe(blocking_source, &blocking_body);
+            let call = format!(
+                "super::{}::{blocking_body}({})",
+                blocking.chapter,
+                expected
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let run = if unsafe_body {
+                format!(
+                    "|| {{\n        // SAFETY: {blocking_form}'s body needs what the entry point's \
+                     contract gives (every\n        // pointer argument NULL or valid for the \
+                     accesses the standard describes).\n        unsafe {{ {call} }}\n    }}"
+                )
+            } else {
+                format!("|| {call}")
+            };
+            let helper_args: Vec<&str> = helper_params.iter().map(|(h, _)| h.as_str()).collect();
+            let extra_names: Vec<&str> = extra.iter().map(|p| p.name.as_str()).collect();
+            write!(
+                text,
+                r#"
+/// {form}: `{chapter}::{helper}` over the body of {blocking_form}
+/// (`{blocking_chapter}::{blocking_body}`), which gets the same arguments but {extra} (a
+/// `runs=` line of bindings/functions.txt). `{helper}`:
+///
+{helper_docs}#[allow(clippy::too_many_arguments)] // the standard's argument list
+pub(super) {unsafety}fn {body}({typed}) -> crate::engine::Result<()> {{
+    {helper}({helper_args}, {run})
+}}
+"#,
+                blocking_chapter = blocking.chapter,
+                extra = match extra_names.split_last() {
+                    Some((last, [])) => format!("`{last}`"),
+                    Some((last, rest)) => format!("`{}` and `{last}`", rest.join("`, `")),
+                    None => "none".to_string(),
+                },
+                helper_docs = helper_docs
+                    .iter()
+                    .map(|l| if l.is_empty() {
+                        "///\n".to_string()
+                    } else {
+                        format!("/// {l}\n")
+                    })
+                    .collect::<String>(),
+                unsafety = if unsafe_body { "unsafe " } else { "" },
+                typed = typed
+                    .iter()
+                    .map(|(n, t)| format!("{n}: {t}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                helper_args = helper_args.join(", "),
+            )
+            .unwrap();
+        }
+    }
+    out
 }
 
 /// The Rust source of every annotated function's `PMPI_X` and `MPI_X`; `sources` maps a
@@ -464,6 +807,25 @@ pub extern "C" fn {name}({typed}) -> {ret} {{
     .unwrap();
 }
 
+/// The C parameters of a procedure, or of its large-count form. The `_c` form has the
+/// large-count types, and may have parameters the other lacks (MPI_Type_get_contents_c's
+/// `max_large_counts`): its parameters are those with a large-count type.
+fn form_params(procedure: &Procedure, large: bool) -> Vec<Param> {
+    if large {
+        procedure
+            .params
+            .iter()
+            .filter(|p| p.c_large != "-")
+            .map(|p| Param {
+                c_type: p.c_large.clone(),
+                ..p.clone()
+            })
+            .collect()
+    } else {
+        procedure.c_params().cloned().collect()
+    }
+}
+
 /// Writes `PMPI_X` and `MPI_X` (`PMPI_X_c` and `MPI_X_c` if `large`).
 fn entry_point(
     out: &mut String,
@@ -484,22 +846,7 @@ fn entry_point(
                 "functions.txt: {name} has no argument {arg}"
             );
         }
-        // The `_c` form has the large-count types, and may have parameters the other lacks
-        // (MPI_Type_get_contents_c's `max_large_counts`): its parameters are those with a
-        // large-count type.
-        let params: Vec<Param> = if large {
-            procedure
-                .params
-                .iter()
-                .filter(|p| p.c_large != "-")
-                .map(|p| Param {
-                    c_type: p.c_large.clone(),
-                    ..p.clone()
-                })
-                .collect()
-        } else {
-            procedure.c_params().cloned().collect()
-        };
+        let params = form_params(procedure, large);
         let params: Vec<&Param> = params.iter().collect();
         let typed: Vec<String> = params
             .iter()
