@@ -1070,7 +1070,7 @@ unsafe fn set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: i
     let mut now = super::p2p::read_status(unsafe { &*status });
     now.bytes = bytes;
     // SAFETY: as above.
-    unsafe { super::p2p::write_status(status, &now) };
+    unsafe { super::p2p::write_whole_status(status, &now) };
     Ok(())
 }
 

@@ -17,10 +17,11 @@ use crate::engine::typemap;
 use crate::engine::{Completion, Envelope, Error, Request, Result, SendMode, Status, UserBuffer};
 use crate::ffi::current;
 
-/// Writes a status unless it is `MPI_STATUS_IGNORE`, `MPI_ERROR` included (`MPI_SUCCESS` in an
-/// empty status, MPI-4.1 §3.7.3; the standard leaves it undefined after a single completion
-/// that failed, and here it holds that failure's class). The packed byte count and the
-/// cancelled flag live in the hidden fields.
+/// Writes the status of a completion unless it is `MPI_STATUS_IGNORE`. `MPI_ERROR` is left
+/// as it was (MPI-4.1 §3.2.5: only the calls that complete several requests set it, and only
+/// when they fail with `MPI_ERR_IN_STATUS`, [`write_errors`]), except in an empty status,
+/// whose error field the standard fixes as `MPI_SUCCESS` (§3.7.3). The packed byte count and
+/// the cancelled flag live in the hidden fields.
 ///
 /// # Safety
 /// `status` is NULL or valid for writes.
@@ -32,10 +33,42 @@ pub(crate) unsafe fn write_status(status: *mut MPI_Status, from: &Status) {
     let status = unsafe { &mut *status };
     status.MPI_SOURCE = from.source;
     status.MPI_TAG = from.tag;
-    status.MPI_ERROR = from.error;
+    if from.source == abi::MPI_ANY_SOURCE {
+        status.MPI_ERROR = abi::MPI_SUCCESS as c_int;
+    }
     status.MPI_internal[0] = from.bytes as u32 as c_int;
     status.MPI_internal[1] = (from.bytes >> 32) as u32 as c_int;
     status.MPI_internal[2] = from.cancelled as c_int;
+}
+
+/// Writes every field of a status, `MPI_ERROR` included: the setters and conversions, which
+/// hand back the status they were given with one field changed.
+///
+/// # Safety
+/// As for [`write_status`].
+pub(crate) unsafe fn write_whole_status(status: *mut MPI_Status, from: &Status) {
+    // SAFETY: the caller's contract.
+    unsafe { write_status(status, from) };
+    if !status.is_null() {
+        // SAFETY: non-null and valid (the caller's contract).
+        unsafe { (*status).MPI_ERROR = from.error };
+    }
+}
+
+/// After a call that completes several requests failed with `MPI_ERR_IN_STATUS`: each
+/// status's `MPI_ERROR` gets its operation's error (`MPI_SUCCESS` for those that succeeded),
+/// MPI-4.1 §3.7.5. Nothing for `MPI_STATUSES_IGNORE`.
+///
+/// # Safety
+/// `statuses` is NULL or valid for `errors.len()` statuses.
+pub(super) unsafe fn write_errors(statuses: *mut MPI_Status, errors: &[c_int]) {
+    if statuses.is_null() {
+        return;
+    }
+    for (i, error) in errors.iter().enumerate() {
+        // SAFETY: within the array (the caller's contract).
+        unsafe { (*statuses.add(i)).MPI_ERROR = *error };
+    }
 }
 
 /// The status a C program handed back.
@@ -847,6 +880,7 @@ pub(super) unsafe fn waitall(
         .collect::<Result<Vec<_>>>()?;
     let done = universe()?.waitall(&requests)?;
     let mut failed = false;
+    let errors: Vec<c_int> = done.iter().map(|c| c.status.error).collect();
     for (i, completion) in done.into_iter().enumerate() {
         if completion.freed {
             raw[i] = null();
@@ -861,6 +895,8 @@ pub(super) unsafe fn waitall(
         failed |= unsafe { finish(completion, status) }.is_err();
     }
     if failed {
+        // SAFETY: `count` statuses or MPI_STATUSES_IGNORE (the caller's contract).
+        unsafe { write_errors(array_of_statuses, &errors) };
         Err(Error::InStatus)
     } else {
         Ok(())

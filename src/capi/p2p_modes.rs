@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::buffer::{self, Data};
 use super::handles::{self, decode, encode_handle};
-use super::p2p::{read_status, send_from, write_status};
+use super::p2p::{read_status, send_from, write_whole_status};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request, MPI_Session};
 use crate::engine::{
@@ -536,7 +536,7 @@ impl GeneralizedRequest for CGeneralized {
     fn query(&self, _: &Universe) -> std::result::Result<Status, i32> {
         let mut status: abi::MPI_Status = unsafe_zeroed_status();
         // SAFETY: writes a status we own.
-        unsafe { write_status(&mut status, &Status::empty()) };
+        unsafe { write_whole_status(&mut status, &Status::empty()) };
         if let Some(query) = self.query {
             // SAFETY: the program's MPI_Grequest_query_function, called with its extra_state
             // and a status it may fill.

@@ -11,7 +11,10 @@
 use std::ffi::{c_int, c_void};
 
 use super::handles::{self, decode, encode_handle, from_fortran, null, to_fortran};
-use super::p2p::{finish, read_status, receive_into, request_of, user_buffer, write_status};
+use super::p2p::{
+    finish, read_status, receive_into, request_of, user_buffer, write_errors, write_status,
+    write_whole_status,
+};
 use super::{buffer, universe, Out};
 use crate::abi::MPI_Status;
 use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Fint, MPI_Message, MPI_Request};
@@ -141,11 +144,14 @@ unsafe fn report_list(
     statuses: *mut MPI_Status,
 ) -> Result<()> {
     let mut failed = false;
+    let errors: Vec<c_int> = done.iter().map(|(_, c)| c.status.error).collect();
     for (k, (index, completion)) in done.into_iter().enumerate() {
         // SAFETY: the caller's contract.
         failed |= unsafe { report(array, index, completion, status_at(statuses, k)) }.is_err();
     }
     if failed {
+        // SAFETY: `done.len()` statuses or MPI_STATUSES_IGNORE (the caller's contract).
+        unsafe { write_errors(statuses, &errors) };
         Err(Error::InStatus)
     } else {
         Ok(())
@@ -210,7 +216,7 @@ unsafe fn status_change(status: *mut MPI_Status, change: impl FnOnce(&mut Status
     let mut fields = unsafe { status_in(status)? };
     change(&mut fields);
     // SAFETY: non-null (checked above) and valid for writes.
-    unsafe { write_status(status, &fields) };
+    unsafe { write_whole_status(status, &fields) };
     Ok(())
 }
 
@@ -690,6 +696,9 @@ pub(super) unsafe fn request_get_status_all(
         failed |= fields.error != abi::MPI_SUCCESS as c_int;
     }
     if failed {
+        let errors: Vec<c_int> = found.iter().map(|f| f.error).collect();
+        // SAFETY: one status per found request, or MPI_STATUSES_IGNORE.
+        unsafe { write_errors(array_of_statuses, &errors) };
         Err(Error::InStatus)
     } else {
         Ok(())
@@ -727,6 +736,9 @@ pub(super) unsafe fn request_get_status_some(
         failed |= fields.error != abi::MPI_SUCCESS as c_int;
     }
     if failed {
+        let errors: Vec<c_int> = found.iter().map(|(_, f)| f.error).collect();
+        // SAFETY: one status per found request, or MPI_STATUSES_IGNORE.
+        unsafe { write_errors(array_of_statuses, &errors) };
         Err(Error::InStatus)
     } else {
         Ok(())

@@ -644,7 +644,8 @@ impl StatusSlot {
             .map_or(std::ptr::null_mut(), |v| v.as_mut_ptr())
     }
 
-    /// Writes back the statuses the body wrote.
+    /// Writes back the statuses the body wrote, field by field: `MPI_ERROR` only if the
+    /// body set it (a single completion leaves it as it was, MPI-4.1 §3.2.5).
     ///
     /// # Safety
     /// As for [`StatusSlot::new`].
@@ -652,13 +653,13 @@ impl StatusSlot {
         for (i, (status, before)) in self.values.iter().flatten().zip(&self.before).enumerate() {
             if !same_status(status, before) {
                 let after = status_to(status);
-                // SAFETY: status `i` (the contract of `new`).
-                unsafe {
-                    self.fortran
-                        .add(i * STATUS_SIZE)
-                        .cast::<Status>()
-                        .write(after)
-                };
+                for (field, value) in after.iter().enumerate() {
+                    if field == abi::MPI_F_ERROR as usize && status.MPI_ERROR == before.MPI_ERROR {
+                        continue;
+                    }
+                    // SAFETY: field `field` of status `i` (the contract of `new`).
+                    unsafe { self.fortran.add(i * STATUS_SIZE + field).write(*value) };
+                }
             }
         }
     }

@@ -8,6 +8,7 @@
  * - MPI_Sendrecv whose receive matches an older queued message takes that one, and its own
  *   message stays queued; with nothing queued it receives its own message;
  * - a receive too short for the oldest match: MPI_ERR_TRUNCATE, the message is consumed;
+ *   a single receive leaves the status's MPI_ERROR as it was, failed or not;
  * - MPI_Isend then MPI_Cancel before any receive: cancelled, nothing left to receive;
  *   MPI_Wait sets the request to MPI_REQUEST_NULL; MPI_Test_cancelled false otherwise;
  * - bad arguments (tag, count, rank, datatype, NULL buffer, NULL request) fail with their
@@ -163,9 +164,17 @@ static void truncation_and_cancel(void)
     double three[3] = {1, 2, 3}, one = 0;
     MPI_Status status;
     CHECK_OK(send_ahead(three, 3, MPI_DOUBLE, 12, MPI_COMM_WORLD));
+    status.MPI_ERROR = -7;
     CHECK_RC(MPI_Recv(&one, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD, &status), MPI_ERR_TRUNCATE);
     CHECK(one == 1.0);
     CHECK(!pending(12));
+    /* A call that completes one operation leaves MPI_ERROR alone (MPI-4.1 §3.2.5), failed
+     * or not: the error is the call's. */
+    CHECK_EQ_INT(status.MPI_ERROR, -7);
+    CHECK_EQ_INT(status.MPI_TAG, 12);
+    CHECK_OK(send_ahead(three, 1, MPI_DOUBLE, 14, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Recv(&one, 1, MPI_DOUBLE, 0, 14, MPI_COMM_WORLD, &status));
+    CHECK_EQ_INT(status.MPI_ERROR, -7);
 
     MPI_Request request;
     CHECK_OK(MPI_Isend(three, 3, MPI_DOUBLE, 0, 13, MPI_COMM_WORLD, &request));
