@@ -217,7 +217,9 @@ struct outs {
     MPI_Errhandler errhandler;
     MPI_Group group;
     MPI_Info info;
+#if MPI_VERSION >= 4 /* sessions are MPI-4.0: an MPI-3.1 header (Open MPI 4.1) lacks the type */
     MPI_Session session;
+#endif
     void *ptr;   /* attribute values, baseptr */
     MPI_Aint aint;
     int i, j;    /* rank, size, flag, result, keyval, resultlen, provided, ... */
