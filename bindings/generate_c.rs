@@ -985,6 +985,12 @@ pub unsafe extern "C" fn {name}({typed}) -> std::ffi::c_int {{
 /// mpi_f08` type: `comm`, `out int`, `copy_fn comm`...; `procedure` names the callbacks' kind.
 fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
     let base = match f08 {
+        // The detach routines' `void *` output: the detached buffer's address.
+        _ if param.kind == "C_BUFFER2" => "bufaddr".to_string(),
+        // MPI_GREQUEST_START's callbacks: `grequest_fn query` ...
+        "PROCEDURE" if procedure.name == "MPI_Grequest_start" => {
+            format!("grequest_fn {}", param.name.trim_end_matches("_fn"))
+        }
         "INTEGER" => "int".to_string(),
         "INTEGER(KIND=MPI_ADDRESS_KIND)" => "aint".to_string(),
         "INTEGER(KIND=MPI_OFFSET_KIND)" => "offset".to_string(),
@@ -1132,7 +1138,7 @@ pub fn fortran_routines(
     }
     for (annotation, procedure) in generated_fortran(api, annotations) {
         let name = annotation.name.to_uppercase();
-        let choice = if procedure.params.iter().any(is_choice) {
+        let choice = if has_f08_symbol(procedure) {
             " choice"
         } else {
             ""
@@ -1154,6 +1160,16 @@ pub fn fortran_routines(
 
 fn is_choice(param: &Param) -> bool {
     param.kind == "BUFFER" && param.f08 == "TYPE(*), DIMENSION(..)"
+}
+
+/// Whether a routine's `use mpi_f08` form has a symbol of its own (`mpi_x_f08`, BIND(C)):
+/// one with choice buffers (C descriptors), or with a detached buffer's address (a
+/// TYPE(C_PTR) there, an unused `<type> BUFFER_ADDR(*)` in mpif.h and `use mpi`).
+fn has_f08_symbol(procedure: &Procedure) -> bool {
+    procedure
+        .params
+        .iter()
+        .any(|p| is_choice(p) || p.kind == "C_BUFFER2")
 }
 
 // ---- Fortran routines from the C bodies ------------------------------------------------
@@ -1196,6 +1212,10 @@ enum Reading {
     },
     Choice,
     Text,
+    /// The detach routines' `buffer_addr`: the address of a `void *` the body writes.
+    /// mpif.h and `use mpi` declare it `<type> BUFFER_ADDR(*)` and leave it unused (MPI-4.1
+    /// §3.6.1); `use mpi_f08` passes a TYPE(C_PTR), which gets the address.
+    BufferAddr,
 }
 
 /// The length of a per-process array in a generated Fortran routine.
@@ -1224,6 +1244,9 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
     let pointers = c.len() - c.trim_end_matches('*').len();
     if is_choice(param) {
         return Reading::Choice;
+    }
+    if param.kind == "C_BUFFER2" && param.direction == "out" {
+        return Reading::BufferAddr;
     }
     // `char*` or `const char[]` (MPI_Pack_external's datarep): a CHARACTER(LEN=*).
     if param.kind == "STRING"
@@ -1456,7 +1479,10 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
             (*p, r)
         })
         .collect();
-    let has_choice = readings.iter().any(|(_, r)| matches!(r, Reading::Choice));
+    // Whether the `use mpi_f08` form has symbols of its own.
+    let has_choice = readings
+        .iter()
+        .any(|(_, r)| matches!(r, Reading::Choice | Reading::BufferAddr));
     // The inner function's parameters (a choice as `Choice`), and the symbols'.
     let mut inner_params = Vec::new();
     let mut address_params = Vec::new();
@@ -1478,6 +1504,16 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
             }
             Reading::Status { .. } => "*mut crate::engine::Fint".to_string(),
             Reading::Text => "*mut u8".to_string(),
+            Reading::BufferAddr => {
+                inner_params.push(format!("{n}: crate::fortran::conv::BufferAddr"));
+                address_params.push(format!("{n}: *mut std::ffi::c_void"));
+                descriptor_params.push(format!("{n}: *mut std::ffi::c_void"));
+                forward_address.push(format!("crate::fortran::conv::BufferAddr::unused({n})"));
+                forward_descriptor.push(format!("crate::fortran::conv::BufferAddr::CPtr({n})"));
+                forward.push(n.clone());
+                forward_f08.push(n.clone());
+                continue;
+            }
             Reading::Choice => {
                 inner_params.push(format!("{n}: crate::fortran::conv::Choice"));
                 address_params.push(format!("{n}: *mut std::ffi::c_void"));
@@ -1570,7 +1606,7 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
                 Reading::Scalar { .. } => format!("&crate::fortran::Value({n})"),
                 Reading::Text => format!("&crate::fortran::Text({n}, {n}_len)"),
                 Reading::Choice => format!("&{n}"),
-                Reading::Array { .. } | Reading::Status { .. } => {
+                Reading::Array { .. } | Reading::Status { .. } | Reading::BufferAddr => {
                     format!("&crate::fortran::Address({n} as usize)")
                 }
             };
@@ -1686,6 +1722,15 @@ pub unsafe extern "C" fn {lower}_({typed}) -> i64 {{
                 if written {
                     writeln!(stores, "                {n}_staged.store();").unwrap();
                 }
+            }
+            Reading::BufferAddr => {
+                writeln!(
+                    decode,
+                    "                let mut {n}_slot = crate::fortran::conv::BufferAddrSlot::new({n});"
+                )
+                .unwrap();
+                call_args.push(format!("{n}_slot.pointer()"));
+                writeln!(stores, "                {n}_slot.store(result.is_ok());").unwrap();
             }
             Reading::Text if written => {
                 writeln!(

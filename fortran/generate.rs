@@ -50,6 +50,11 @@ enum Type {
     UserFn,
     /// An error handler function; the object's handle type (`MPI_Comm`).
     ErrhandlerFn(&'static str),
+    /// A callback of MPI_GREQUEST_START: `query`, `free` or `cancel`.
+    GrequestFn(&'static str),
+    /// A detach routine's BUFFER_ADDR: unused `<type> BUFFER_ADDR(*)` in mpif.h and `use mpi`,
+    /// TYPE(C_PTR) in `use mpi_f08`.
+    BufferAddr,
     /// An array of assumed size (`int[]`, `request[]`, `status[]`).
     Array(Box<Type>),
 }
@@ -114,6 +119,15 @@ fn parse_type(words: &[&str], line: &str) -> Type {
         "copy_fn" => Type::CopyFn(callback(words.get(1))),
         "delete_fn" => Type::DeleteFn(callback(words.get(1))),
         "user_fn" => Type::UserFn,
+        "bufaddr" => Type::BufferAddr,
+        "grequest_fn" => Type::GrequestFn(match words.get(1).copied() {
+            Some("query") => "query",
+            Some("free") => "free",
+            Some("cancel") => "cancel",
+            other => {
+                panic!("routines.txt: unknown generalized request callback {other:?} in `{line}`")
+            }
+        }),
         "errhandler_fn" => Type::ErrhandlerFn(match words.get(1).copied() {
             Some("comm") => "MPI_Comm",
             Some("win") => "MPI_Win",
@@ -217,10 +231,16 @@ fn rust_param(arg: &Argument) -> &'static str {
         (Type::String, Mode::In) => "*const u8",
         (Type::String, _) => "*mut u8",
         (Type::Choice, _) => "*mut c_void",
-        (Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_), _) => {
-            "FortranProc"
-        }
+        (
+            Type::CopyFn(_)
+            | Type::DeleteFn(_)
+            | Type::UserFn
+            | Type::ErrhandlerFn(_)
+            | Type::GrequestFn(_),
+            _,
+        ) => "FortranProc",
         (Type::Array(_), _) => panic!("routines.txt: a hand-written routine with an array"),
+        (Type::BufferAddr, _) => panic!("routines.txt: a hand-written routine with BUFFER_ADDR"),
     }
 }
 
@@ -232,9 +252,14 @@ fn rust_value(arg: &Argument) -> String {
         (Type::String, _) => format!("text_out({n}, {n}_len, \"{n}\")?"),
         (Type::Status, _) => format!("Out::new({n}.cast::<Status>(), \"{n}\")?"),
         (Type::Choice, _) => format!("{n} as usize"),
-        (Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_), _) => {
-            n.clone()
-        }
+        (
+            Type::CopyFn(_)
+            | Type::DeleteFn(_)
+            | Type::UserFn
+            | Type::ErrhandlerFn(_)
+            | Type::GrequestFn(_),
+            _,
+        ) => n.clone(),
         (_, Mode::In) => format!("read({n}, \"{n}\")?"),
         (_, _) => format!("Out::new({n}, \"{n}\")?"),
     }
@@ -250,9 +275,11 @@ fn rust_describe(arg: &Argument) -> Option<String> {
         Type::Handle(_) => format!("&HandleArg({n})"),
         Type::String => format!("&Text({n}, {n}_len)"),
         Type::Choice => format!("&Address({n} as usize)"),
-        Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_) => {
-            format!("&Callback({n})")
-        }
+        Type::CopyFn(_)
+        | Type::DeleteFn(_)
+        | Type::UserFn
+        | Type::ErrhandlerFn(_)
+        | Type::GrequestFn(_) => format!("&Callback({n})"),
         _ => format!("&Value({n})"),
     })
 }
@@ -578,6 +605,15 @@ fn callback_interface(kind: Callback, delete: bool) -> &'static str {
     }
 }
 
+/// The `use mpi_f08` abstract interface of an MPI_GREQUEST_START callback.
+fn grequest_interface(kind: &str) -> &'static str {
+    match kind {
+        "query" => "MPI_Grequest_query_function",
+        "free" => "MPI_Grequest_free_function",
+        _ => "MPI_Grequest_cancel_function",
+    }
+}
+
 /// The declaration lines of one dummy argument.
 fn fortran_declaration(
     arg: &Argument,
@@ -620,16 +656,24 @@ fn fortran_declaration(
         (Type::String, _) => format!("character(len=*){i} :: {n}"),
         (Type::Status, Binding::Mpi) => format!("integer{i} :: {n}(MPI_STATUS_SIZE)"),
         (Type::Status, Binding::F08) => format!("type(MPI_Status){i} :: {n}"),
-        (Type::Choice, _) => {
+        (Type::Choice, _) | (Type::BufferAddr, Binding::Mpi) => {
             return vec![
                 format!("!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}"),
                 format!("type(*), dimension(*) :: {n}"),
             ]
         }
+        (Type::BufferAddr, Binding::F08) => format!("type(c_ptr){i} :: {n}"),
         (
-            Type::CopyFn(_) | Type::DeleteFn(_) | Type::UserFn | Type::ErrhandlerFn(_),
+            Type::CopyFn(_)
+            | Type::DeleteFn(_)
+            | Type::UserFn
+            | Type::ErrhandlerFn(_)
+            | Type::GrequestFn(_),
             Binding::Mpi,
         ) => format!("external :: {n}"),
+        (Type::GrequestFn(kind), Binding::F08) => {
+            format!("procedure({}) :: {n}", grequest_interface(kind))
+        }
         (Type::UserFn, Binding::F08) => format!("procedure(MPI_User_function) :: {n}"),
         (Type::ErrhandlerFn(object), Binding::F08) => {
             format!("procedure({object}_errhandler_function) :: {n}")
@@ -953,6 +997,30 @@ fn f08_callback_interfaces(out: &mut String) {
       integer :: len
       type(MPI_Datatype) :: datatype
     end subroutine MPI_User_function"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "    subroutine {query}(extra_state, status, ierror)
+      import
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      type(MPI_Status) :: status
+      integer :: ierror
+    end subroutine {query}
+    subroutine {free}(extra_state, ierror)
+      import
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer :: ierror
+    end subroutine {free}
+    subroutine {cancel}(extra_state, complete, ierror)
+      import
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      logical :: complete
+      integer :: ierror
+    end subroutine {cancel}",
+        query = grequest_interface("query"),
+        free = grequest_interface("free"),
+        cancel = grequest_interface("cancel"),
     )
     .unwrap();
     writeln!(

@@ -510,8 +510,8 @@ fn f08_type(ours: &str) -> &'static str {
         "string" => "CHARACTER",
         "status" => "TYPE(MPI_Status)",
         "choice" => "TYPE(*), DIMENSION(..)",
-        "baseptr" => "TYPE(C_PTR)",
-        "copy_fn" | "delete_fn" | "user_fn" | "errhandler_fn" => "PROCEDURE",
+        "baseptr" | "bufaddr" => "TYPE(C_PTR)",
+        "copy_fn" | "delete_fn" | "user_fn" | "errhandler_fn" | "grequest_fn" => "PROCEDURE",
         _ => "?",
     }
 }

@@ -9,12 +9,13 @@ use std::ffi::c_void;
 use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
-use super::{logical, FortranProc};
+use super::{conv, logical, FortranProc};
 use crate::abi;
+use crate::capi::{read_status, write_status};
 use crate::engine::{
     AnyObject, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
-    ErrhandlerFunction, ErrhandlerObject, Error, Fint, Keyval, KeyvalSpec, Language, ObjectKind,
-    Result, Universe, UserFunction, Word,
+    ErrhandlerFunction, ErrhandlerObject, Error, Fint, GeneralizedRequest, Keyval, KeyvalSpec,
+    Language, ObjectKind, Result, Status, Universe, UserFunction, Word,
 };
 use crate::ffi::handles::fortran_value;
 use crate::ffi::unwind::{fortran_handle, MustReturn};
@@ -337,4 +338,97 @@ pub(super) fn errhandler_function(function: FortranProc) -> Result<Arc<dyn Errha
     // SAFETY: a procedure passed to MPI_*_CREATE_ERRHANDLER has the error handler interface.
     let function = unsafe { std::mem::transmute::<unsafe extern "C" fn(), ErrhandlerFn>(function) };
     Ok(Arc::new(FortranErrhandler(function)))
+}
+
+/// MPI_GREQUEST_START's query callback: EXTRA_STATE, STATUS (INTEGER(MPI_STATUS_SIZE) or
+/// TYPE(MPI_Status), the same storage), IERROR, all by reference.
+type GrequestQueryFn = unsafe extern "C" fn(*mut Word, *mut Fint, *mut Fint);
+/// The free callback: EXTRA_STATE, IERROR.
+type GrequestFreeFn = unsafe extern "C" fn(*mut Word, *mut Fint);
+/// The cancel callback: EXTRA_STATE, COMPLETE (a LOGICAL), IERROR.
+type GrequestCancelFn = unsafe extern "C" fn(*mut Word, *mut Fint, *mut Fint);
+
+/// A generalized request whose callbacks are Fortran procedures. The three get a reference
+/// to one library-held copy of EXTRA_STATE: what one callback stores there, the next sees.
+struct FortranGeneralized {
+    query: Option<GrequestQueryFn>,
+    free: Option<GrequestFreeFn>,
+    cancel: Option<GrequestCancelFn>,
+    extra_state: AtomicIsize,
+}
+
+/// IERROR as the result of a callback.
+fn callback_result(ierror: Fint) -> std::result::Result<(), i32> {
+    if ierror == abi::MPI_SUCCESS as Fint {
+        Ok(())
+    } else {
+        Err(error_code(ierror))
+    }
+}
+
+impl GeneralizedRequest for FortranGeneralized {
+    fn query(&self, _: &Universe) -> std::result::Result<Status, i32> {
+        // The callback starts from the empty status (as C's) and may set any field of it,
+        // through the status routines or directly.
+        let mut c_status = abi::MPI_Status {
+            MPI_SOURCE: 0,
+            MPI_TAG: 0,
+            MPI_ERROR: 0,
+            MPI_internal: [0; 5],
+        };
+        // SAFETY: a status we own.
+        unsafe { write_status(&mut c_status, &Status::empty()) };
+        let mut status = conv::status_to(&c_status);
+        if let Some(query) = self.query {
+            let mut ierror = abi::MPI_SUCCESS as Fint;
+            // SAFETY: the program's procedure in MPI_Grequest_query_function's convention:
+            // references to the extra state cell (address-sized, in `self`), to a local
+            // status of MPI_STATUS_SIZE INTEGERs and to a local IERROR.
+            unsafe { query(self.extra_state.as_ptr(), status.as_mut_ptr(), &mut ierror) };
+            callback_result(ierror)?;
+        }
+        Ok(read_status(&conv::status_from(&status)))
+    }
+
+    fn free(&self, _: &Universe) -> std::result::Result<(), i32> {
+        let Some(free) = self.free else {
+            return Ok(());
+        };
+        let mut ierror = abi::MPI_SUCCESS as Fint;
+        // SAFETY: as for `query`, in MPI_Grequest_free_function's convention.
+        unsafe { free(self.extra_state.as_ptr(), &mut ierror) };
+        callback_result(ierror)
+    }
+
+    fn cancel(&self, _: &Universe, complete: bool) -> std::result::Result<(), i32> {
+        let Some(cancel) = self.cancel else {
+            return Ok(());
+        };
+        let mut complete = logical(complete);
+        let mut ierror = abi::MPI_SUCCESS as Fint;
+        // SAFETY: as for `query`, in MPI_Grequest_cancel_function's convention (COMPLETE a
+        // LOGICAL local).
+        unsafe { cancel(self.extra_state.as_ptr(), &mut complete, &mut ierror) };
+        callback_result(ierror)
+    }
+}
+
+/// The engine's callbacks for the Fortran procedures passed to MPI_GREQUEST_START.
+pub(super) fn generalized_request(
+    query: FortranProc,
+    free: FortranProc,
+    cancel: FortranProc,
+    extra_state: Word,
+) -> Arc<dyn GeneralizedRequest> {
+    // SAFETY (each): a procedure passed to MPI_GREQUEST_START as that callback has the
+    // standard's interface for it (MPI_Grequest_query_function ...).
+    Arc::new(FortranGeneralized {
+        query: query
+            .map(|f| unsafe { std::mem::transmute::<unsafe extern "C" fn(), GrequestQueryFn>(f) }),
+        free: free
+            .map(|f| unsafe { std::mem::transmute::<unsafe extern "C" fn(), GrequestFreeFn>(f) }),
+        cancel: cancel
+            .map(|f| unsafe { std::mem::transmute::<unsafe extern "C" fn(), GrequestCancelFn>(f) }),
+        extra_state: AtomicIsize::new(extra_state),
+    })
 }

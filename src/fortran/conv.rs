@@ -745,6 +745,73 @@ impl StringSlot {
     }
 }
 
+// ---- detached buffers -------------------------------------------------------------------
+
+/// The `buffer_addr` argument of MPI_BUFFER_DETACH, MPI_COMM_DETACH_BUFFER and
+/// MPI_SESSION_DETACH_BUFFER as the Fortran routine got it.
+#[derive(Clone, Copy)]
+pub(crate) enum BufferAddr {
+    /// mpif.h and `use mpi`: `<type> BUFFER_ADDR(*)`, "wrongly defined and therefore unused"
+    /// (MPI-4.1 §3.6.1): nothing is written there, whatever the program passed.
+    Unused,
+    /// `use mpi_f08`: the address of a TYPE(C_PTR), which gets the buffer's address.
+    CPtr(*mut c_void),
+}
+
+impl BufferAddr {
+    /// The mpif.h and `use mpi` form (the argument's address is not needed).
+    pub(crate) fn unused(_: *mut c_void) -> BufferAddr {
+        BufferAddr::Unused
+    }
+}
+
+/// Where the C body writes the detached address (a `void *` of this slot); [`store`]
+/// (`BufferAddrSlot::store`) hands it on to a TYPE(C_PTR), `MPI_BUFFER_AUTOMATIC` as the
+/// address of `use mpi_f08`'s `MPI_BUFFER_AUTOMATIC` (what `C_LOC(MPI_BUFFER_AUTOMATIC)`
+/// gives the program).
+pub(crate) struct BufferAddrSlot {
+    target: BufferAddr,
+    value: *mut c_void,
+}
+
+impl BufferAddrSlot {
+    pub(crate) fn new(target: BufferAddr) -> BufferAddrSlot {
+        BufferAddrSlot {
+            target,
+            value: std::ptr::null_mut(),
+        }
+    }
+
+    /// What the body gets: this slot's `void *`, or NULL for a NULL TYPE(C_PTR) reference
+    /// (which the body refuses, as C's NULL).
+    pub(crate) fn pointer(&mut self) -> *mut c_void {
+        match self.target {
+            BufferAddr::CPtr(pointer) if pointer.is_null() => std::ptr::null_mut(),
+            _ => (&mut self.value as *mut *mut c_void).cast(),
+        }
+    }
+
+    /// Writes the address to the TYPE(C_PTR) if the body succeeded.
+    ///
+    /// # Safety
+    /// A `CPtr` target is NULL or valid for writing a pointer.
+    pub(crate) unsafe fn store(&self, written: bool) {
+        let BufferAddr::CPtr(pointer) = self.target else {
+            return;
+        };
+        if pointer.is_null() || !written {
+            return;
+        }
+        let address = if self.value as usize == abi::MPIATTR_HANDLE_MPI_BUFFER_AUTOMATIC as usize {
+            mpiattr_f08_buffer_automatic.address() as *mut c_void
+        } else {
+            self.value
+        };
+        // SAFETY: non-null, valid for a pointer (the caller's contract).
+        unsafe { pointer.cast::<*mut c_void>().write_unaligned(address) };
+    }
+}
+
 // ---- choice buffers ---------------------------------------------------------------------
 
 /// One dimension of a C descriptor (ISO_Fortran_binding.h's `CFI_dim_t`).

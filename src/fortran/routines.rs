@@ -4,7 +4,7 @@
 
 use std::ffi::c_int;
 
-use super::callbacks::{errhandler_function, keyval_spec, user_function};
+use super::callbacks::{errhandler_function, generalized_request, keyval_spec, user_function};
 use super::{fill, logical, FortranProc};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Info, MPI_Win};
 use crate::engine::{
@@ -72,6 +72,25 @@ pub(super) fn abort(comm: Fint, errorcode: Fint) -> Result<()> {
 
 pub(super) fn get_library_version(version: &mut [u8], mut resultlen: Out<Fint>) -> Result<()> {
     resultlen.set(fill(version, ffi::LIBRARY_VERSION.as_bytes()));
+    Ok(())
+}
+
+/// The values of `.TRUE.` and `.FALSE.` for a LOGICAL of LOGICAL_SIZE bytes (1, 2, 4 or 8,
+/// else MPI_ERR_ARG, as in C): gfortran's 1 and 0 for every size, stored here as the default
+/// LOGICALs the arguments are (never LOGICAL_SIZE bytes into them); IS_SET `.TRUE.`.
+pub(super) fn abi_get_fortran_booleans(
+    logical_size: Fint,
+    mut logical_true: Out<Fint>,
+    mut logical_false: Out<Fint>,
+    mut is_set: Out<Fint>,
+) -> Result<()> {
+    if !matches!(logical_size, 1 | 2 | 4 | 8) {
+        return Err(Error::InvalidArgument("logical_size is not 1, 2, 4 or 8"));
+    }
+    universe()?;
+    logical_true.set(logical(true));
+    logical_false.set(logical(false));
+    is_set.set(logical(true));
     Ok(())
 }
 
@@ -374,6 +393,21 @@ pub(super) fn file_create_errhandler(function: FortranProc, errhandler: Out<Fint
 pub(super) fn op_create(function: FortranProc, commute: Fint, mut op: Out<Fint>) -> Result<()> {
     let made = universe()?.op_create(user_function(function)?, commute != 0);
     store::<abi::MPI_Op>(&mut op, made)
+}
+
+// ---- generalized requests -----------------------------------------------------------------
+
+/// A generalized request whose callbacks are Fortran procedures.
+pub(super) fn grequest_start(
+    query: FortranProc,
+    free: FortranProc,
+    cancel: FortranProc,
+    extra_state: Word,
+    mut request: Out<Fint>,
+) -> Result<()> {
+    let universe = universe()?;
+    let made = universe.grequest_start(generalized_request(query, free, cancel, extra_state))?;
+    store::<abi::MPI_Request>(&mut request, Ok(made))
 }
 
 /// The common cases of the attribute routines, on the raw arguments and without any call:

@@ -3,8 +3,8 @@
 ! - MPI_Buffer_attach of a byte array with room for one message of 40 bytes (plus the 512
 !   bytes of MPI_BSEND_OVERHEAD), MPI_Bsend, a second MPI_Bsend refused with MPI_ERR_BUFFER
 !   (nothing queued), MPI_Recv, MPI_Ibsend + MPI_Wait, MPI_Buffer_flush, MPI_Buffer_iflush,
-!   MPI_Comm_flush_buffer; a negative size refused with MPI_ERR_ARG (the detach routines have
-!   no Fortran binding yet, so the buffer stays attached to the end);
+!   MPI_Comm_flush_buffer; a negative size refused with MPI_ERR_ARG (the buffer stays attached to
+!   the end; detach_f.f90 tests the detach routines);
 ! - MPI_Psend_init / MPI_Precv_init of 3 partitions of 2 INTEGERs, MPI_Startall,
 !   MPI_Pready, MPI_Parrived (the partition is in the receive buffer then), MPI_Pready_list,
 !   MPI_Pready_range, MPI_Wait; a partition out of range (MPI_ERR_ARG) and the wrong kind of
