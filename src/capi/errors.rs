@@ -238,7 +238,7 @@ fn create_errhandler(
     errhandler: &mut Out<MPI_Errhandler>,
 ) -> Result<()> {
     let function = function.ok_or(Error::InvalidArgument("the handler function is NULL"))?;
-    // Session handlers can be made at any time (MPI-4.1 §11.4.1), the others while the
+    // Session handlers can be made at any time (MPI-4.1 §12.4.1), the others while the
     // universe is open.
     let universe = if kind == ErrhandlerKind::Session {
         ffi::anytime()?

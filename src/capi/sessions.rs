@@ -1,4 +1,4 @@
-//! Sessions (MPI-4.1 §11.3): the process sets "mpi://WORLD" and "mpi://SELF" (both the one
+//! Sessions (MPI-4.1 §12.3): the process sets "mpi://WORLD" and "mpi://SELF" (both the one
 //! process), groups made from them, and each session's info and error handler.
 
 use std::ffi::{c_char, c_int};
@@ -125,7 +125,7 @@ pub(super) fn session_get_errhandler(
 pub(super) fn session_call_errhandler(session: MPI_Session, errorcode: c_int) -> Result<()> {
     let handle = session;
     let session = handles::session(session)?;
-    // At any time (MPI-4.1 §11.4.1): the session is alive or the handle is invalid.
+    // At any time (MPI-4.1 §12.4.1): the session is alive or the handle is invalid.
     let handler = ffi::anytime()?.session_errhandler(session)?;
     ffi::call_handler(
         "MPI_Session_call_errhandler",

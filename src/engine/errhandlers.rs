@@ -107,7 +107,7 @@ impl Universe {
         function: Arc<dyn ErrhandlerFunction>,
     ) -> Result<ErrorHandler> {
         let mut state = self.lock()?;
-        // Session handlers can be made at any time, after MPI_Finalize too (MPI-4.1 §11.4.1).
+        // Session handlers can be made at any time, after MPI_Finalize too (MPI-4.1 §12.4.1).
         if kind != ErrhandlerKind::Session {
             state.check_live()?;
         }

@@ -231,7 +231,7 @@ impl Universe {
         change(state.infos.get_mut(info.0).ok_or(Error::InvalidInfo)?)
     }
 
-    /// Info objects can be made at any time, after MPI_Finalize too (MPI-4.1 §11.4.1).
+    /// Info objects can be made at any time, after MPI_Finalize too (MPI-4.1 §12.4.1).
     fn new_info(&self, data: InfoData) -> Result<Info> {
         let mut state = self.lock()?;
         state

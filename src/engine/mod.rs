@@ -613,7 +613,7 @@ impl State {
         }
     }
 
-    /// Takes over from `old` what outlives MPI_Finalize (MPI-4.1 §11.4.1): info objects,
+    /// Takes over from `old` what outlives MPI_Finalize (MPI-4.1 §12.4.1): info objects,
     /// error handlers, user error classes, codes and strings, sessions.
     fn keep_from(&mut self, old: &mut State) {
         self.infos = std::mem::take(&mut old.infos);
@@ -1049,7 +1049,7 @@ impl Universe {
     }
 
     /// A universe for the sessions model and the functions callable at any time (MPI-4.1
-    /// §11.4.1), made before MPI_Init: as [`Universe::new`], but MPI_COMM_WORLD and
+    /// §12.4.1), made before MPI_Init: as [`Universe::new`], but MPI_COMM_WORLD and
     /// MPI_COMM_SELF are not there (their handles name nothing) until
     /// [`Universe::open_world`].
     ///
@@ -2369,7 +2369,7 @@ impl Universe {
         // While a session lives, its objects stay (we do not track what comes from where):
         // only MPI_COMM_WORLD and MPI_COMM_SELF go. Else everything else goes without
         // callbacks, and the tables' memory with it (the universe itself may live on in a
-        // static after MPI_Finalize), but for what MPI-4.1 §11.4.1 lets a program use at any
+        // static after MPI_Finalize), but for what MPI-4.1 §12.4.1 lets a program use at any
         // time: info objects, error handlers, user error classes, codes and strings. A
         // session started later gets the predefined objects anew (State::reopen).
         let mut state = self.lock()?;

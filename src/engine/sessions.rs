@@ -1,4 +1,4 @@
-//! Sessions (MPI-4.1 §11.3): MPI_Session_init and MPI_Session_finalize, the process sets a
+//! Sessions (MPI-4.1 §12.3): MPI_Session_init and MPI_Session_finalize, the process sets a
 //! session sees ("mpi://WORLD" and "mpi://SELF", both the one process), groups made from
 //! them, and the session's info and error handler.
 
@@ -22,7 +22,7 @@ pub struct SessionData {
     errhandler: ErrorHandler,
 }
 
-/// The process set named `name`. MPI-4.1 §11.3.2 gives process set names the form of URIs,
+/// The process set named `name`. MPI-4.1 §12.3.2 gives process set names the form of URIs,
 /// whose scheme and authority ("mpi" and "WORLD" in "mpi://WORLD") are case-insensitive
 /// (RFC 3986 §3.1, §3.2.2): "mpi://self" names `mpi://SELF`, as MPICH also accepts.
 pub(crate) fn pset(name: &[u8]) -> Result<&'static str> {

@@ -419,7 +419,7 @@ pub(crate) fn errhandler_from_fortran(value: i64) -> Option<usize> {
 }
 
 /// The universe where handles of a kind are looked up: info objects can be used at any time
-/// (MPI-4.1 §11.4.1: none exists before the universe is made), the other kinds while the
+/// (MPI-4.1 §12.4.1: none exists before the universe is made), the other kinds while the
 /// universe is open.
 fn universe_for<H: CHandle>() -> Result<&'static Universe> {
     if H::TAG == <abi::MPI_Info as CHandle>::TAG {

@@ -24,7 +24,7 @@ pub(crate) use args::{Arg, Out};
 
 /// Where the world model is in its life: before MPI_Init, between Init and Finalize, after.
 /// The universe itself is made by the first call that needs it (MPI_Init, MPI_Session_init
-/// or a function MPI-4.1 §11.4.1 allows at any time) and lives as long as the process.
+/// or a function MPI-4.1 §12.4.1 allows at any time) and lives as long as the process.
 pub(crate) const BEFORE_INIT: u8 = 0;
 const INITIALIZED: u8 = 1;
 pub(crate) const FINALIZED: u8 = 2;
@@ -84,7 +84,7 @@ pub(crate) fn universe() -> Result<&'static Universe> {
     Ok(unsafe { &*current })
 }
 
-/// The universe for the functions MPI-4.1 §11.4.1 (Table 11.1) allows at any time and for
+/// The universe for the functions MPI-4.1 §12.4.1 and its table allows at any time and for
 /// MPI_Session_init: made now if no call has needed it yet (with MPI_THREAD_MULTIPLE:
 /// those functions may be called by any thread; MPI_Init then finds it made, and provides
 /// that level).
@@ -337,7 +337,7 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
     Ok(())
 }
 
-/// MPI_Session_init: at any time, MPI_Init or not (MPI-4.1 §11.3); the universe stays open
+/// MPI_Session_init: at any time, MPI_Init or not (MPI-4.1 §12.3); the universe stays open
 /// while the session lives.
 pub(crate) fn session_init(
     info: Option<crate::engine::Info>,
@@ -362,13 +362,13 @@ pub(crate) fn session_finalize(session: crate::engine::Session) -> Result<()> {
     Ok(())
 }
 
-/// MPI_Info_create_env, which the standard allows at any time (MPI-4.1 §11.4.1): a new
+/// MPI_Info_create_env, which the standard allows at any time (MPI-4.1 §12.4.1): a new
 /// info object with MPI_INFO_ENV's pairs.
 pub(crate) fn info_create_env() -> Result<crate::engine::Info> {
     anytime()?.info_create_env()
 }
 
-/// Ends the world model: MPI_Finalize (sessions alive go on, MPI-4.1 §11.2). The teardown
+/// Ends the world model: MPI_Finalize (sessions alive go on, MPI-4.1 §12.2). The teardown
 /// runs while MPI_Finalized is still false.
 pub(crate) fn finalize() -> Result<()> {
     if !world_open() {

@@ -355,7 +355,7 @@ fn create_errhandler(
     function: FortranProc,
     mut errhandler: Out<Fint>,
 ) -> Result<()> {
-    // Session handlers can be made at any time (MPI-4.1 §11.4.1), the others while the
+    // Session handlers can be made at any time (MPI-4.1 §12.4.1), the others while the
     // universe is open.
     let universe = if kind == ErrhandlerKind::Session {
         ffi::anytime()?

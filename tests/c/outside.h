@@ -477,7 +477,7 @@ static void outside_calls(const struct outside *x)
     OUTSIDE(MPI_Comm_test_inter(MPI_COMM_WORLD, &o.i));
     OUTSIDE(MPI_Comm_get_parent(&o.comm));
     OUTSIDE(MPI_Comm_get_info(MPI_COMM_WORLD, &o.info));
-    /* the deprecated info accessors are not in MPI-4.1's Table 11.1 */
+    /* the deprecated info accessors are not in the table of MPI-4.1 §12.4.1 */
     OUTSIDE(MPI_Info_get(MPI_INFO_ENV, "thread_level", 8, o.text, &o.i));
     OUTSIDE(MPI_Info_get_valuelen(MPI_INFO_ENV, "thread_level", &o.i, &o.j));
     OUTSIDE(MPI_Comm_create_errhandler(outside_comm_handler, &o.errhandler));
@@ -604,7 +604,7 @@ static void anytime_calls(const char *when, int initialized, int finalized)
         CHECK_OK(MPI_Errhandler_free(&e));
     }
 
-    /* MPI-4.1 Table 11.1: the info functions */
+    /* the table of MPI-4.1 §12.4.1: the info functions */
     {
         MPI_Info info = MPI_INFO_NULL, dup = MPI_INFO_NULL, env = MPI_INFO_NULL;
         CHECK_OK(MPI_Info_create(&info));
@@ -651,7 +651,7 @@ static void anytime_calls(const char *when, int initialized, int finalized)
         CHECK_FAILS_INOUT(when, o, keep, MPI_Info_free(&keep), MPI_ERR_INFO);
     }
 
-    /* MPI-4.1 Table 11.1: session error handlers, user error classes, codes and strings */
+    /* the table of MPI-4.1 §12.4.1: session error handlers, user error classes, codes and strings */
     {
         MPI_Errhandler e = MPI_ERRHANDLER_NULL;
         CHECK_OK(MPI_Session_create_errhandler(outside_session_handler, &e));

@@ -1,5 +1,5 @@
 /*
- * The sessions model without MPI_Init, and the functions MPI-4.1 §11.4.1 (Table 11.1) allows
+ * The sessions model without MPI_Init, and the functions MPI-4.1 §12.4.1 and its table allows
  * at any time, with MPI_ERRORS_RETURN (docs/semantics.md "Initialisation and threads"):
  * - before MPI_Init: an info object is made and filled; a session is started, its process
  *   sets give a group, the group a communicator on which messages, a reduction and

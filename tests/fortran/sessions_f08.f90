@@ -1,4 +1,4 @@
-! The sessions model without MPI_INIT through `use mpi_f08` (MPI-4.1 §11.3, §11.4.1): an info
+! The sessions model without MPI_INIT through `use mpi_f08` (MPI-4.1 §12.3, §12.4.1): an info
 ! object made first, MPI_Session_init with it, the process set "mpi://SELF" as a group, a
 ! communicator from that group (rank 0 of 1, a message to itself, a reduction, an attribute),
 ! MPI_COMM_WORLD refused meanwhile (MPI_ERR_OTHER), MPI_Initialized false throughout, the
