@@ -1025,7 +1025,8 @@ fn fortran_type(procedure: &Procedure, param: &Param, f08: &str) -> String {
             None => panic!("{}: no Fortran routine type for {other}", procedure.name),
         },
     };
-    let base = if param.c_type.ends_with("[]") {
+    // `const char[]` (MPI_Pack_external's `datarep`) is one string, as `char*` is.
+    let base = if param.c_type.ends_with("[]") && base != "string" {
         format!("{base}[]")
     } else {
         base
@@ -1090,6 +1091,76 @@ pub fn generated_fortran<'a>(
     })
 }
 
+/// The large-count (`_c`) form of a procedure as a procedure of its own: `MPI_X_c`, with
+/// the parameters that have a large-count C type, that type as its C type, and as its
+/// `use mpi_f08` type INTEGER(KIND=MPI_COUNT_KIND) where the C type became `MPI_Count`
+/// (the standard's large-count `use mpi_f08` bindings mirror C's).
+fn large_form(procedure: &Procedure) -> Procedure {
+    let base = |c: &str| {
+        c.trim_start_matches("const ")
+            .trim_end_matches("[]")
+            .trim_end_matches('*')
+            .trim()
+            .to_string()
+    };
+    Procedure {
+        name: format!("{}_c", procedure.name),
+        c_return: procedure.c_return.clone(),
+        flags: procedure.flags.clone(),
+        params: procedure
+            .params
+            .iter()
+            .filter(|p| p.c_large != "-" || p.name == "ierror")
+            .map(|p| {
+                let widened = p.c_large != "-" && base(&p.c_large) == "MPI_Count";
+                Param {
+                    c_type: if p.c_large == "-" {
+                        p.c_type.clone()
+                    } else {
+                        p.c_large.clone()
+                    },
+                    f08: if widened && base(&p.c_type) != "MPI_Count" {
+                        "INTEGER(KIND=MPI_COUNT_KIND)".to_string()
+                    } else {
+                        p.f08.clone()
+                    },
+                    ..p.clone()
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The `use mpi_f08` large-count routines generated over the `_c` bodies: one for every
+/// function of `bindings/functions.txt` marked `large` whose Fortran routine exists
+/// (generated or by hand), but those taking a procedure (MPI_Op_create_c's user function
+/// in Fortran's convention is not written). Each comes with the annotation of its `_c` form
+/// (body `x_c`).
+pub fn large_fortran(
+    api: &BTreeMap<String, Procedure>,
+    annotations: &[Annotation],
+) -> Vec<(Annotation, Procedure)> {
+    annotations
+        .iter()
+        .filter(|a| a.large && a.fortran != Fortran::None)
+        .filter_map(|annotation| {
+            let procedure = api.get(&annotation.name)?;
+            let callbacks = procedure.params.iter().any(|p| p.f08 == "PROCEDURE");
+            (has_fortran(procedure) && !callbacks).then(|| {
+                let large = large_form(procedure);
+                let annotation = Annotation {
+                    name: large.name.clone(),
+                    large: false,
+                    fast: false,
+                    fortran: Fortran::Generated,
+                    ..annotation.clone()
+                };
+                (annotation, large)
+            })
+        })
+        .collect()
+}
+
 /// Expands `fortran/routines.txt` (the hand-written routines, one per line: `MPI_X [on
 /// world] [fast]`) and the generated routines of `bindings/functions.txt` into the
 /// signatures `fortran/generate.rs` reads (`MPI_X(arg: [out|inout] type, ...) [-> double]
@@ -1152,6 +1223,20 @@ pub fn fortran_routines(
             } else {
                 " no-ierror"
             }
+        )
+        .unwrap();
+    }
+    // The large-count forms: `use mpi_f08` only, under the generic name of MPI_X.
+    for (_, procedure) in large_fortran(api, annotations) {
+        let choice = if has_f08_symbol(&procedure) {
+            " choice"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{} generated{choice} large",
+            fortran_signature(&procedure, &procedure.name.to_uppercase())
         )
         .unwrap();
     }
@@ -1315,7 +1400,7 @@ fn reading(procedure: &Procedure, param: &Param, previous_len: &Option<String>) 
                 if procedure
                     .params
                     .iter()
-                    .any(|p| p.name == len && p.c_type == "int") =>
+                    .any(|p| p.name == len && matches!(p.c_type.as_str(), "int" | "MPI_Count")) =>
             {
                 len
             }
@@ -1363,6 +1448,9 @@ pub fn fortran_entry_points(
     );
     for (annotation, procedure) in generated_fortran(api, annotations) {
         fortran_entry_point(&mut out, annotation, procedure, sources);
+    }
+    for (annotation, procedure) in large_fortran(api, annotations) {
+        fortran_entry_point(&mut out, &annotation, &procedure, sources);
     }
     out
 }

@@ -36,7 +36,10 @@ enum Callback {
 #[derive(Clone, PartialEq, Eq, Debug)]
 enum Type {
     Int,
+    /// INTEGER(KIND=MPI_ADDRESS_KIND), and MPI_OFFSET_KIND (of the same size).
     Aint,
+    /// INTEGER(KIND=MPI_COUNT_KIND) (of the same size as the other two).
+    Count,
     Logical,
     /// A handle, by its C type name (`MPI_Comm`).
     Handle(&'static str),
@@ -81,6 +84,9 @@ pub struct Routine {
     choice: bool,
     /// A subroutine without IERROR (`no-ierror`: MPI_PCONTROL).
     no_ierror: bool,
+    /// The large-count form `MPI_X_C` of the routine MPI_X (`large`): in `use mpi_f08` only,
+    /// a specific procedure of the generic name MPI_X.
+    large: bool,
 }
 
 fn parse_type(words: &[&str], line: &str) -> Type {
@@ -98,7 +104,8 @@ fn parse_type(words: &[&str], line: &str) -> Type {
     }
     match words[0] {
         "int" => Type::Int,
-        "offset" | "count" => Type::Aint,
+        "offset" => Type::Aint,
+        "count" => Type::Count,
         "aint" => Type::Aint,
         "logical" => Type::Logical,
         "comm" => Type::Handle("MPI_Comm"),
@@ -191,6 +198,7 @@ pub fn parse_routines(text: &str) -> Vec<Routine> {
             generated: options.split_whitespace().any(|word| word == "generated"),
             choice: options.split_whitespace().any(|word| word == "choice"),
             no_ierror: options.split_whitespace().any(|word| word == "no-ierror"),
+            large: options.split_whitespace().any(|word| word == "large"),
         });
     }
     routines
@@ -224,8 +232,8 @@ impl Routine {
 /// The Rust parameter type of an argument (Fortran passes everything by reference).
 fn rust_param(arg: &Argument) -> &'static str {
     match (&arg.ty, arg.mode) {
-        (Type::Aint, Mode::In) => "*const Word",
-        (Type::Aint | Type::Baseptr, _) => "*mut Word",
+        (Type::Aint | Type::Count, Mode::In) => "*const Word",
+        (Type::Aint | Type::Count | Type::Baseptr, _) => "*mut Word",
         (Type::Int | Type::Handle(_), Mode::In) => "*const Fint",
         (Type::Int | Type::Handle(_) | Type::Logical | Type::Status, _) => "*mut Fint",
         (Type::String, Mode::In) => "*const u8",
@@ -646,6 +654,7 @@ fn fortran_declaration(
         }
         (Type::Int, _) => format!("integer{i} :: {n}"),
         (Type::Aint, _) => format!("integer(kind=MPI_ADDRESS_KIND){i} :: {n}"),
+        (Type::Count, _) => format!("integer(kind=MPI_COUNT_KIND){i} :: {n}"),
         (Type::Baseptr, Binding::Mpi) if !c_ptr => {
             format!("integer(kind=MPI_ADDRESS_KIND){i} :: {n}")
         }
@@ -758,16 +767,74 @@ fn fortran_interface(out: &mut String, routine: &Routine, binding: Binding, c_pt
     writeln!(out, "    end {end} {name}").unwrap();
 }
 
+/// The kind of each argument's type with default INTEGERs of `fint_bytes` (every other
+/// integer kind of the bindings has 8 bytes), by which Fortran tells two specific
+/// procedures of one generic name apart.
+fn kinds(routine: &Routine, fint_bytes: usize) -> Vec<(Type, usize)> {
+    fn kind(ty: &Type, fint_bytes: usize) -> (Type, usize) {
+        match ty {
+            Type::Int => (Type::Aint, fint_bytes),
+            Type::Count => (Type::Aint, 8),
+            Type::Array(element) => {
+                let (ty, bytes) = kind(element, fint_bytes);
+                (Type::Array(Box::new(ty)), bytes)
+            }
+            other => (other.clone(), 8),
+        }
+    }
+    routine
+        .args
+        .iter()
+        .map(|a| kind(&a.ty, fint_bytes))
+        .collect()
+}
+
+/// The large-count routine `use mpi_f08` declares beside `routine`, if any: its `_C` form
+/// when that differs from it in some argument's kind. With 8-byte default INTEGERs every
+/// count is already MPI_COUNT_KIND's size, and the large forms are left out altogether (as
+/// MPICH does): two specifics that differ only where the kinds coincide would make the
+/// generic name ambiguous.
+fn large_partner<'a>(
+    routine: &Routine,
+    routines: &'a [Routine],
+    fint_bytes: usize,
+) -> Option<&'a Routine> {
+    if fint_bytes == 8 || routine.large {
+        return None;
+    }
+    let name = format!("{}_C", routine.name);
+    routines
+        .iter()
+        .find(|r| r.large && r.name == name)
+        .filter(|large| kinds(large, fint_bytes) != kinds(routine, fint_bytes))
+}
+
 /// The interfaces of every routine of a binding.
-fn fortran_interfaces(out: &mut String, routines: &[Routine], binding: Binding) {
+fn fortran_interfaces(out: &mut String, routines: &[Routine], binding: Binding, fint_bytes: usize) {
     out.push_str("  interface\n");
     for routine in routines {
-        if binding == Binding::Mpi && routine.has_baseptr() {
+        if binding == Binding::Mpi && routine.has_baseptr()
+            || routine.large
+            || binding == Binding::F08 && large_partner(routine, routines, fint_bytes).is_some()
+        {
             continue;
         }
         fortran_interface(out, routine, binding, false);
     }
     out.push_str("  end interface\n\n");
+    if binding == Binding::F08 {
+        // A routine with a large-count form: one generic name over both, as the standard
+        // gives `use mpi_f08` its large-count routines under the names of the others.
+        for routine in routines {
+            if let Some(large) = large_partner(routine, routines, fint_bytes) {
+                let name = routine.f08_name();
+                writeln!(out, "  interface {name}").unwrap();
+                fortran_interface(out, routine, binding, false);
+                fortran_interface(out, large, binding, false);
+                writeln!(out, "  end interface {name}\n").unwrap();
+            }
+        }
+    }
     if binding == Binding::Mpi {
         // MPI_ALLOC_MEM and MPI_WIN_ALLOCATE: generic over the type of baseptr.
         for routine in routines.iter().filter(|r| r.has_baseptr()) {
@@ -939,7 +1006,7 @@ module mpi
         writeln!(out, "  external :: {name}").unwrap();
     }
     out.push('\n');
-    fortran_interfaces(&mut out, routines, Binding::Mpi);
+    fortran_interfaces(&mut out, routines, Binding::Mpi, fint_bytes);
     out.push_str("end module mpi\n");
     out
 }
@@ -1131,7 +1198,7 @@ module mpi_f08
         }
         writeln!(out, "  end interface operator({op})\n").unwrap();
     }
-    fortran_interfaces(&mut out, routines, Binding::F08);
+    fortran_interfaces(&mut out, routines, Binding::F08, fint_bytes);
     out.push_str("end module mpi_f08\n");
     out
 }

@@ -130,9 +130,9 @@ fn api_reference_covers_every_c_function() {
 /// `bindings/functions.txt` (build.rs expands both into `OUT_DIR/routines.txt`).
 fn fortran_modules_and_routines() -> (String, String, Vec<String>) {
     let dir = Path::new(env!("OUT_DIR")).join("fortran");
-    let routines = read(&Path::new(env!("OUT_DIR")).join("routines.txt"))
-        .lines()
-        .filter(|l| l.starts_with("MPI_"))
+    let routines = routine_lines()
+        .iter()
+        .filter(|l| !is_large(l))
         .filter_map(|l| l.split('(').next().map(str::to_owned))
         .collect();
     (
@@ -140,6 +140,22 @@ fn fortran_modules_and_routines() -> (String, String, Vec<String>) {
         read(&dir.join("mpi_f08.f90")),
         routines,
     )
+}
+
+/// The lines of `OUT_DIR/routines.txt`, one per Fortran routine (build.rs expands them).
+fn routine_lines() -> Vec<String> {
+    read(&Path::new(env!("OUT_DIR")).join("routines.txt"))
+        .lines()
+        .filter(|l| l.starts_with("MPI_"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether a line of `OUT_DIR/routines.txt` is a large-count routine `MPI_X_C` (option
+/// `large`: `use mpi_f08` only, a specific of the generic name MPI_X).
+fn is_large(line: &str) -> bool {
+    line.rsplit_once(')')
+        .is_some_and(|(_, options)| options.split_whitespace().any(|w| w == "large"))
 }
 
 /// The names mpi.h defines: `#define MPI_X ...` and enumerators `MPI_X = ...`.
@@ -222,6 +238,25 @@ fn api_reference_covers_every_fortran_routine() {
             }
         }
     }
+    // The large-count routines: in `use mpi_f08` (unless 8-byte INTEGERs leave them out),
+    // documented in MPI_X's section.
+    let mut large = 0;
+    for line in routine_lines().iter().filter(|l| is_large(l)) {
+        let routine = line.split('(').next().unwrap_or_default();
+        if let Some(block) = fortran_block(&mpi_f08, routine) {
+            large += 1;
+            if !api.contains(&format!("```fortran\n{block}\n```")) {
+                problems.push(format!("{routine}: the mpi_f08 interface\n{block}"));
+            }
+        }
+        if fortran_block(&mpi, routine).is_some() {
+            problems.push(format!("{routine}: a large-count routine in module mpi"));
+        }
+    }
+    assert!(
+        large > 60 || cfg!(feature = "fortran-integer-8") && large == 0,
+        "{large} large-count routines in mpi_f08"
+    );
     assert!(
         problems.is_empty(),
         "docs/api.md lacks or differs from:\n{}",
@@ -527,9 +562,15 @@ fn fortran_routines_agree_with_the_data() {
     for line in text.lines().filter(|l| l.starts_with("MPI_")) {
         let (head, rest) = line.split_once('(').unwrap();
         let args = rest.rsplit_once(')').map_or("", |(args, _)| args);
-        // MPI_X_CPTR and the like are variants of MPI_X.
+        // MPI_X_C (option `large`) is the large-count form of MPI_X.
+        let large = is_large(line);
+        let wanted = if large {
+            head.strip_suffix("_C").unwrap_or(head)
+        } else {
+            head
+        };
         let Some((name, procedure)) = api.iter().find(|(name, p)| {
-            name.eq_ignore_ascii_case(head) && !p.flags.contains(&"no-f90".into())
+            name.eq_ignore_ascii_case(wanted) && !p.flags.contains(&"no-f90".into())
         }) else {
             problems.push(format!("{head}: no Fortran procedure in mpi-api.txt"));
             continue;
@@ -547,14 +588,39 @@ fn fortran_routines_agree_with_the_data() {
                 (arg.trim().to_lowercase(), written, f08_type(base))
             })
             .collect();
+        let base = |c: &str| {
+            c.trim_start_matches("const ")
+                .trim_end_matches("[]")
+                .trim_end_matches('*')
+                .trim()
+                .to_string()
+        };
         let theirs: Vec<(String, bool, &str)> = procedure
             .params
             .iter()
-            // Not IERROR, not C-only arguments (MPI_Pcontrol's `...`), not those of the
-            // large-count form only (MPI_Type_get_envelope's `num_large_counts`).
+            // Not IERROR, not C-only arguments (MPI_Pcontrol's `...`); in the ordinary form
+            // not those of the large-count form only (MPI_Type_get_envelope's
+            // `num_large_counts`), in the large-count form only those it has.
             .filter(|p| p[0] != "ierror" && !p[5].split(' ').any(|f| f == "no-f90"))
-            .filter(|p| !(p[3] == "-" && p[4] != "-") && p[1] != "VARARGS")
-            .map(|p| (p[0].to_lowercase(), p[2] != "in", p[6].as_str()))
+            .filter(|p| p[1] != "VARARGS")
+            .filter(|p| {
+                if large {
+                    p[4] != "-"
+                } else {
+                    !(p[3] == "-" && p[4] != "-")
+                }
+            })
+            .map(|p| {
+                // The large-count form's integers that C makes MPI_Count are
+                // INTEGER(KIND=MPI_COUNT_KIND) in `use mpi_f08` too.
+                let widened = large && base(&p[4]) == "MPI_Count" && base(&p[3]) != "MPI_Count";
+                let f08 = if widened {
+                    "INTEGER(KIND=MPI_COUNT_KIND)"
+                } else {
+                    p[6].as_str()
+                };
+                (p[0].to_lowercase(), p[2] != "in", f08)
+            })
             .collect();
         if ours != theirs {
             problems.push(format!(

@@ -180,6 +180,7 @@ programs!(
     fmissing_fixed,
     grequest_f,
     kind_check,
+    large_count_f08,
     mixed_copy,
     mixed_errors,
     mixed_keyvals,

@@ -501,10 +501,11 @@ impl<K: Conv> ArraySlot<K> {
     /// writes of `len` elements until [`ArraySlot::store`].
     pub(crate) unsafe fn new(
         fortran: *mut K::F,
-        len: c_int,
+        len: impl Into<i64>,
         reading: Reading,
     ) -> Result<ArraySlot<K>> {
-        let len = usize::try_from(len).unwrap_or(0);
+        // An `int` count, or an `MPI_Count` one (a large-count routine's).
+        let len = usize::try_from(len.into()).unwrap_or(0);
         let mut values = Vec::with_capacity(len);
         if !fortran.is_null() {
             for i in 0..len {
