@@ -58,6 +58,34 @@ contains
     last_val = attribute_val + extra_state
     ierror = MPI_SUCCESS
   end subroutine win_del
+
+  subroutine greq_query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    status%MPI_TAG = 0
+    ierror = MPI_SUCCESS
+  end subroutine greq_query
+
+  subroutine greq_free(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    ierror = MPI_SUCCESS
+  end subroutine greq_free
+
+  subroutine greq_cancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    if (complete) last = 1
+    ierror = MPI_SUCCESS
+  end subroutine greq_cancel
 end module outside_f08_cb
 
 program outside_f08
@@ -454,6 +482,17 @@ contains
       call MPI_Free_mem(buf, ierr)
       call expect(when // ': MPI_Free_mem', ierr, MPI_ERR_OTHER)
     end if
+    ! a detach routine's TYPE(C_PTR), a generalized request (no callback runs), a
+    ! large-count routine (with 8-byte INTEGERs, the ordinary one)
+    call reset()
+    call MPI_Buffer_detach(baseptr, ival, ierr)
+    call expect(when // ': MPI_Buffer_detach', ierr, MPI_ERR_OTHER)
+    call reset()
+    call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 7_MPI_ADDRESS_KIND, req, ierr)
+    call expect(when // ': MPI_Grequest_start', ierr, MPI_ERR_OTHER)
+    call reset()
+    call MPI_Type_size(t, aval, ierr)
+    call expect(when // ': MPI_Type_size with an MPI_COUNT_KIND size', ierr, MPI_ERR_OTHER)
     ! without ierror: the calls return, and write nothing
     call reset()
     call MPI_Comm_rank(MPI_COMM_WORLD, ival)

@@ -41,6 +41,33 @@ contains
     last_val = attribute_val + extra_state
     ierror = MPI_SUCCESS
   end subroutine any_del
+
+  subroutine greq_query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: status(MPI_STATUS_SIZE), ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    status(MPI_TAG) = 0
+    ierror = MPI_SUCCESS
+  end subroutine greq_query
+
+  subroutine greq_free(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    ierror = MPI_SUCCESS
+  end subroutine greq_free
+
+  subroutine greq_cancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ncalls = ncalls + 1
+    last_val = extra_state
+    if (complete) last_kv = 1
+    ierror = MPI_SUCCESS
+  end subroutine greq_cancel
 end module outside_mpi_cb
 
 program outside_mpi
@@ -410,6 +437,13 @@ contains
       call MPI_FREE_MEM(buf, ierr)
       call expect(when // ': MPI_FREE_MEM', ierr, MPI_ERR_OTHER)
     end if
+    ! a detach routine (BUFFER_ADDR unused) and a generalized request (no callback runs)
+    call reset()
+    call MPI_BUFFER_DETACH(buf, ival, ierr)
+    call expect(when // ': MPI_BUFFER_DETACH', ierr, MPI_ERR_OTHER)
+    call reset()
+    call MPI_GREQUEST_START(greq_query, greq_free, greq_cancel, 7_MPI_ADDRESS_KIND, req, ierr)
+    call expect(when // ': MPI_GREQUEST_START', ierr, MPI_ERR_OTHER)
   end subroutine outside
 
   !> Every routine on one communicator: MPI_ERR_OTHER.
