@@ -21,7 +21,7 @@ static double now_ns(void)
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-static void check(int rc, const char *what)
+__attribute__((unused)) static void check(int rc, const char *what)
 {
     if (rc != MPI_SUCCESS) {
         fprintf(stderr, "bench: %s failed with %d\n", what, rc);
