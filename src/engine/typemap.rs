@@ -400,7 +400,8 @@ pub struct TypeMap {
     /// Whether bounds were set explicitly (MPI_Type_create_resized, here or in a child): the
     /// struct alignment padding then does not apply.
     explicit_bounds: bool,
-    flat: OnceLock<Flat>,
+    /// Shared by a duplicate (MPI_Type_dup), whose type map is the same.
+    flat: OnceLock<Arc<Flat>>,
 }
 
 fn overflow() -> Error {
@@ -619,36 +620,39 @@ impl TypeMap {
     /// The compiled item (MPI_Type_commit compiles it; later calls reuse it). Linear in the
     /// number of entries of the type map.
     pub fn flat(&self) -> &Flat {
-        self.flat.get_or_init(|| {
-            let mut flat = Flat::default();
-            self.flatten_into(0, &mut flat.runs);
-            // The runs' bytes as blocks, adjacent ones merged (`pending` grows until the
-            // next run does not touch it), grouped as they come: no block list is kept.
-            let mut pending: Option<Block> = None;
-            for run in &flat.runs {
-                let block = Block {
-                    disp: run.disp,
-                    len: run.count * run.kind.size(),
-                };
-                match &mut pending {
-                    Some(last) if last.disp.wrapping_add(last.len as i64) == block.disp => {
-                        last.len += block.len;
-                    }
-                    _ => {
-                        if let Some(done) = pending.replace(block) {
-                            push_strided(&mut flat.strided, done);
-                        }
+        self.flat.get_or_init(|| Arc::new(self.compile()))
+    }
+
+    /// Builds the compiled form (see [`TypeMap::flat`]).
+    fn compile(&self) -> Flat {
+        let mut flat = Flat::default();
+        self.flatten_into(0, &mut flat.runs);
+        // The runs' bytes as blocks, adjacent ones merged (`pending` grows until the
+        // next run does not touch it), grouped as they come: no block list is kept.
+        let mut pending: Option<Block> = None;
+        for run in &flat.runs {
+            let block = Block {
+                disp: run.disp,
+                len: run.count * run.kind.size(),
+            };
+            match &mut pending {
+                Some(last) if last.disp.wrapping_add(last.len as i64) == block.disp => {
+                    last.len += block.len;
+                }
+                _ => {
+                    if let Some(done) = pending.replace(block) {
+                        push_strided(&mut flat.strided, done);
                     }
                 }
             }
-            if let Some(done) = pending {
-                push_strided(&mut flat.strided, done);
-            }
-            // A committed type keeps only what it uses: no growth slack.
-            flat.runs.shrink_to_fit();
-            flat.strided.shrink_to_fit();
-            flat
-        })
+        }
+        if let Some(done) = pending {
+            push_strided(&mut flat.strided, done);
+        }
+        // A committed type keeps only what it uses: no growth slack.
+        flat.runs.shrink_to_fit();
+        flat.strided.shrink_to_fit();
+        flat
     }
 
     fn flatten_into(&self, base: i64, runs: &mut Vec<Run>) {
@@ -969,6 +973,10 @@ pub fn dup(old: &Arc<TypeMap>) -> Result<TypeMap> {
     map.lb = old.lb;
     map.ub = old.ub;
     map.explicit_bounds = old.explicit_bounds;
+    // The same type map: the duplicate of a committed type shares its compiled form.
+    if let Some(flat) = old.flat.get() {
+        map.flat = OnceLock::from(Arc::clone(flat));
+    }
     Ok(map)
 }
 

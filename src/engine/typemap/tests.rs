@@ -626,3 +626,22 @@ fn random_type_trees_match_the_reference() {
         }
     }
 }
+
+#[test]
+fn a_duplicate_shares_the_compiled_form_and_layout() {
+    let double = leaf(Basic::Real(8));
+    let v = Arc::new(vector(3, 2, 4, &double, false).unwrap());
+    // Not compiled yet: the duplicate compiles its own when asked.
+    let early = dup(&v).unwrap();
+    assert!(early.flat.get().is_none());
+    let blocks: Vec<_> = v.flat().blocks().collect();
+    let late = dup(&v).unwrap();
+    assert!(
+        std::ptr::eq(late.flat(), v.flat()),
+        "a committed type's compiled form is shared"
+    );
+    assert_eq!(late.flat().blocks().collect::<Vec<_>>(), blocks);
+    assert_eq!(early.flat().blocks().collect::<Vec<_>>(), blocks);
+    assert_eq!(layout(&late), layout(&v));
+    assert_eq!(late.combiner(), Combiner::Dup);
+}
