@@ -208,7 +208,7 @@ pub enum Error {
     /// A predefined op cannot be freed (its name).
     #[error("{0} is predefined and cannot be freed")]
     PredefinedOp(&'static str),
-    /// MPI_REPLACE and MPI_NO_OP belong to the accumulate functions only (MPI-4.1 §12.3.4).
+    /// MPI_REPLACE and MPI_NO_OP belong to the accumulate functions only (MPI-4.1 §13.3.4).
     #[error("{0} is only for accumulate functions, not reductions")]
     OpOnlyForAccumulate(&'static str),
     /// A predefined op used on values outside its groups (MPI-4.1 §6.9.2).

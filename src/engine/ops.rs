@@ -119,7 +119,7 @@ impl PredefinedOp {
     }
 
     /// Whether MPI-4.1 §6.9.2 defines the op on values of `group` (`MPI_REPLACE` and
-    /// `MPI_NO_OP`, MPI-4.1 §12.3.4, take any).
+    /// `MPI_NO_OP`, MPI-4.1 §13.3.4, take any).
     pub fn is_defined_on(self, group: TypeGroup) -> bool {
         use TypeGroup::*;
         match self {
