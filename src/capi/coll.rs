@@ -15,7 +15,7 @@ use super::universe;
 use crate::abi::{self, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op};
 use crate::engine::basic::{layout_kind, predefined_kind};
 use crate::engine::{
-    BasicKind, Error, Op, OpCall, Place, Result, Side, Transfer, Universe, UserBuffer,
+    BasicKind, Error, Op, OpCall, Place, PredefinedOp, Result, Side, Transfer, Universe, UserBuffer,
 };
 use crate::ffi::current;
 
@@ -324,7 +324,7 @@ unsafe fn reduction_fast(
     comm: MPI_Comm,
 ) -> Option<c_int> {
     let count = usize::try_from(count).ok()?;
-    let op = Universe::predefined_op_kind(Universe::predefined_op(op as usize)?)?;
+    let op = PredefinedOp::from_handle(op as usize)?;
     let datatype = handles::datatype(datatype).ok()?;
     let fast = current()?.collective_fast(handles::comm(comm).ok()?, Some(datatype))??;
     if !fast.allows(op) {

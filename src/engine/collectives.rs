@@ -202,12 +202,15 @@ impl Universe {
         comm: Comm,
         datatype: Option<Datatype>,
     ) -> Option<Option<FastType>> {
-        let state = self.state.try_single()?;
-        state.object(ObjectKind::Comm, comm.0).ok()?;
-        match datatype {
-            None => Some(None),
-            Some(datatype) => state.fast_type(datatype).map(Some),
-        }
+        self.state
+            .peek_single(|state| {
+                state.object(ObjectKind::Comm, comm.0).ok()?;
+                match datatype {
+                    None => Some(None),
+                    Some(datatype) => state.fast_type(datatype).map(Some),
+                }
+            })
+            .flatten()
     }
 }
 

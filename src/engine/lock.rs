@@ -338,6 +338,24 @@ impl<T> StateLock<T> {
     }
 }
 
+impl<T> StateLock<T> {
+    /// A look at the state without any call or write, in the case [`StateLock::try_single`]
+    /// takes (MPI_THREAD_SINGLE, on the owning thread, not already held); `None` otherwise.
+    /// The gate is left as it is: `f` gets the state and nothing else, so it cannot call
+    /// back into the library or run user code, and another thread is refused by the gate.
+    /// For fast paths that only read.
+    #[inline(always)]
+    pub(crate) fn peek_single<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
+        if self.gate.load(Ordering::Relaxed) != current_thread() {
+            return None;
+        }
+        // SAFETY: the owner thread, no guard alive (the gate is not marked held), in the mode
+        // where only the owner may enter; `f` cannot reach the lock, so no guard is taken
+        // while this shared borrow lives.
+        Some(f(unsafe { &*self.data.get() }))
+    }
+}
+
 /// The guard of [`StateLock::try_single`]: the owner thread's, in MPI_THREAD_SINGLE.
 pub(crate) struct SingleGuard<'a, T> {
     lock: &'a StateLock<T>,

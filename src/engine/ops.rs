@@ -8,7 +8,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::basic::{signature_size, BasicKind, TypeGroup};
 use super::error::{Error, Result};
@@ -94,7 +94,7 @@ impl PredefinedOp {
     }
 
     /// The handle value of `include/mpi.h`.
-    pub fn abi_handle(self) -> usize {
+    pub const fn abi_handle(self) -> usize {
         (match self {
             PredefinedOp::Max => c::MPIATTR_HANDLE_MPI_MAX,
             PredefinedOp::Min => c::MPIATTR_HANDLE_MPI_MIN,
@@ -111,6 +111,23 @@ impl PredefinedOp {
             PredefinedOp::Replace => c::MPIATTR_HANDLE_MPI_REPLACE,
             PredefinedOp::NoOp => c::MPIATTR_HANDLE_MPI_NO_OP,
         }) as usize
+    }
+
+    /// The predefined op whose handle value is `handle`, if any: one look-up in a table
+    /// built at compile time (the handles are small: below 0x40 in the standard ABI).
+    #[inline(always)]
+    pub fn from_handle(handle: usize) -> Option<PredefinedOp> {
+        static BY_HANDLE: [Option<PredefinedOp>; 0x40] = {
+            let mut table = [None; 0x40];
+            let mut i = 0;
+            while i < PredefinedOp::ALL.len() {
+                let op = PredefinedOp::ALL[i];
+                table[op.abi_handle()] = Some(op);
+                i += 1;
+            }
+            table
+        };
+        BY_HANDLE.get(handle).copied().flatten()
     }
 
     /// Its handle.
@@ -629,16 +646,7 @@ impl Universe {
     /// The predefined op whose C handle value is `handle` (not MPI_OP_NULL), if any.
     #[inline(always)]
     pub fn predefined_op(handle: usize) -> Option<Op> {
-        // The predefined ops' handles are small: below 0x40 in the standard ABI.
-        static BY_HANDLE: OnceLock<[Option<PredefinedOp>; 0x40]> = OnceLock::new();
-        let table = BY_HANDLE.get_or_init(|| {
-            let mut table = [None; 0x40];
-            for op in PredefinedOp::ALL {
-                table[op.abi_handle()] = Some(op);
-            }
-            table
-        });
-        table.get(handle).copied().flatten().map(|op| op.op())
+        PredefinedOp::from_handle(handle).map(PredefinedOp::op)
     }
 
     /// The predefined op `op` names, if it is one.
