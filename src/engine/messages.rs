@@ -278,10 +278,20 @@ impl State {
 
     /// The oldest queued message that a receive from `from` matches.
     fn find_message(&self, from: &Envelope) -> Option<usize> {
-        self.p2p
-            .messages
-            .iter()
-            .position(|m| m.context == from.comm.0 && tag_matches(from.tag, m.tag))
+        let matches = |m: &Message| m.context == from.comm.0 && tag_matches(from.tag, m.tag);
+        // Most receives take the oldest message.
+        if self.p2p.messages.front().is_some_and(matches) {
+            return Some(0);
+        }
+        // The queue's two halves as plain slices: a tighter loop than the queue's iterator.
+        let (older, newer) = self.p2p.messages.as_slices();
+        match older.iter().position(matches) {
+            Some(index) => Some(index),
+            None => newer
+                .iter()
+                .position(matches)
+                .map(|index| older.len() + index),
+        }
     }
 
     /// The attached buffer a buffered send on `comm` uses: the communicator's, else the
@@ -1498,6 +1508,7 @@ impl Universe {
 
 impl State {
     /// Keeps an emptied message buffer for the next fast send.
+    #[inline(always)]
     fn recycle(&mut self, mut data: Vec<u8>) {
         if self.p2p.spare.len() < SPARE_BUFFERS && data.capacity() <= SPARE_CAPACITY {
             data.clear();
