@@ -28,6 +28,8 @@ use bindgen::callbacks::{EnumVariantValue, IntKind, ParseCallbacks};
 mod generate;
 #[path = "bindings/generate_c.rs"]
 mod generate_c;
+#[path = "src/layer/generate.rs"]
+mod generate_layer;
 
 /// Names of the header's `#define NAME ((Type)value)` handle macros and aliases.
 fn handle_macro_names(header: &str) -> Vec<String> {
@@ -180,10 +182,19 @@ fn main() {
     );
     println!("cargo:rerun-if-changed=fortran/routines.txt");
     println!("cargo:rerun-if-changed=fortran/generate.rs");
-    // The shared library's soname: ci/install installs libmpiattr.so.0.x.y with the links
-    // libmpiattr.so.0 and libmpiattr.so, so programs record the major version only.
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpiattr.so.0");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));
+    // The shared library's soname: ci/install installs libmpiattr.so.0.x.y with the links
+    // libmpiattr.so.0 and libmpiattr.so, so programs record the major version only. The
+    // layer over a real MPI (feature `layer`) is libmpiattr-NAME.so, NAME from MPIATTR_LAYER.
+    println!("cargo:rerun-if-env-changed=MPIATTR_LAYER");
+    if env::var_os("CARGO_FEATURE_LAYER").is_some() {
+        let name = env::var("MPIATTR_LAYER")
+            .expect("the feature `layer` needs MPIATTR_LAYER: mpich, openmpi or abi");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpiattr-{name}.so");
+        generate_layer::build(&out);
+    } else {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpiattr.so.0");
+    }
     let text = fs::read_to_string(header).expect("include/mpi.h is readable");
     let integer8 = env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_some();
 

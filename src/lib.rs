@@ -9,10 +9,14 @@
 //! - [`engine`] (re-exported at the top): the safe Rust API, with no FFI in it;
 //! - `capi`: the C functions `MPI_*` and `PMPI_*`, a thin shell over the engine;
 //! - the Fortran bindings, another thin shell (next);
+//! - `layer` (with the feature `layer`, instead of the two shells): the attribute chapter on
+//!   top of a real MPI (MPICH, Open MPI), the engine behind a third front end;
 //! - [`mpi_universe`]: the universe the C and Fortran functions work on, for Rust code in the
 //!   same program.
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+// The layer uses the engine's attribute chapter only: the shells' fast paths go unused.
+#![cfg_attr(feature = "layer", allow(dead_code))]
 
 #[cfg(not(target_pointer_width = "64"))]
 compile_error!("mpiattr supports 64-bit targets only");
@@ -21,10 +25,15 @@ compile_error!("mpiattr supports little-endian targets only (C views of Fortran 
 
 #[doc(hidden)]
 pub mod abi;
+#[cfg(not(feature = "layer"))]
 mod capi;
 pub mod engine;
+#[cfg(not(feature = "layer"))]
 mod ffi;
+#[cfg(not(feature = "layer"))]
 mod fortran;
+#[cfg(feature = "layer")]
+mod layer;
 
 /// The README's Rust example runs as a doctest.
 #[cfg(doctest)]
@@ -52,6 +61,7 @@ pub use engine::{
 /// `MPI_Comm_dup` or `MPI_Comm_free` called from C runs their Rust copy and delete. C handles
 /// and these objects convert with [`Comm::from_c_handle`] and [`Comm::c_handle`] (and the
 /// same on [`Datatype`] and [`Win`]).
+#[cfg(not(feature = "layer"))]
 pub fn mpi_universe() -> Option<&'static Universe> {
     ffi::current()
 }

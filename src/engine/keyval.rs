@@ -321,6 +321,9 @@ pub(crate) struct Registry {
     freed: Vec<bool>,
     free: VecDeque<u32>,
     live: usize,
+    /// Generations run from 1 to `generations - 1` ([`GENERATIONS`] unless
+    /// [`Registry::keep_numbers_below`] lowered it).
+    generations: u16,
     /// MPI_TAG_UB ... and MPI_WIN_BASE ..., by number.
     predefined: Vec<(Keyval, Record)>,
 }
@@ -334,6 +337,7 @@ impl Registry {
             freed: Vec::new(),
             free: VecDeque::new(),
             live: 0,
+            generations: GENERATIONS,
             predefined: Vec::new(),
         }
     }
@@ -373,6 +377,14 @@ impl Registry {
         registry
     }
 
+    /// Keeps every number it gives below `bound`, a power of two from 2^22 to 2^31 (the layer
+    /// over another MPI stays out of the numbers that MPI gives a meaning): fewer generations,
+    /// so a number comes back sooner.
+    pub(crate) fn keep_numbers_below(&mut self, bound: u32) {
+        let generations = (bound >> SLOT_BITS).clamp(2, u32::from(GENERATIONS));
+        self.generations = generations as u16;
+    }
+
     /// Live keyvals, predefined ones included.
     pub(crate) fn len(&self) -> usize {
         self.live + self.predefined.len()
@@ -389,7 +401,7 @@ impl Registry {
         };
         self.freed[slot as usize] = false;
         let entry = &mut self.slots[slot as usize];
-        entry.generation = entry.generation % (GENERATIONS - 1) + 1;
+        entry.generation = entry.generation % (self.generations - 1) + 1;
         entry.record = Some(Record::new(spec, false));
         self.live += 1;
         Ok(Keyval(
@@ -572,6 +584,23 @@ mod tests {
             assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
         }
         assert!(registry.slots.len() <= REUSE_DELAY + 2);
+    }
+
+    #[test]
+    fn a_bounded_registry_keeps_its_numbers_below_the_bound() {
+        let mut registry = Registry::empty();
+        registry.keep_numbers_below(1 << 29);
+        let mut generations = std::collections::HashSet::new();
+        // Enough creates and frees that one slot goes through all its generations twice.
+        for _ in 0..(REUSE_DELAY + 1) * 600 {
+            let keyval = registry.create(spec()).unwrap();
+            assert!((1 << SLOT_BITS..1 << 29).contains(&keyval.0), "{keyval:?}");
+            if keyval.0 & SLOT_MASK == 0 {
+                generations.insert(keyval.0 >> SLOT_BITS);
+            }
+            registry.free(keyval, ObjectKind::Comm).unwrap();
+        }
+        assert_eq!(generations.len(), (1 << (29 - SLOT_BITS)) - 1);
     }
 
     #[test]

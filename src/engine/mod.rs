@@ -30,6 +30,7 @@ mod datatypes;
 mod errclass;
 mod errhandlers;
 mod error;
+mod foreign;
 mod groups;
 mod info;
 mod keyval;

@@ -1,0 +1,637 @@
+//! The layer's C entry points, each as `MPI_X` and `PMPI_X`: the attribute routines, and the
+//! routines that copy or delete attributes (duplication, free, `MPI_Finalize`), which call
+//! the real MPI for the objects themselves. Everything else is the real MPI's own.
+
+use std::ffi::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::real::{functions, key_of, values, Handle, MPI_Comm, MPI_Datatype, MPI_Info};
+use super::real::{MPI_Request, MPI_Win};
+use super::{report, shadows, universe, On};
+use crate::engine::{
+    AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
+    HandleProblem, Keyval, KeyvalSpec, Language, Object, ObjectKind, Universe, Win, Word,
+};
+
+/// What differs between communicators, datatypes and windows.
+trait Kind {
+    /// The real MPI's handle.
+    type H: Handle + 'static;
+    /// The engine's foreign object.
+    type O: Object;
+    const KIND: ObjectKind;
+    /// The real null handle.
+    fn null() -> *mut c_void;
+    /// Where its errors go.
+    fn on(handle: Self::H) -> On;
+    /// Whether `keyval` is one of the real MPI's predefined keyvals of this kind.
+    fn predefined(keyval: c_int) -> bool;
+    /// The real MPI's get of a predefined attribute.
+    unsafe fn real_get(
+        handle: Self::H,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int;
+    /// The real MPI's predefined callbacks: no copy, no delete, copy the value.
+    fn callbacks() -> [*mut c_void; 3];
+}
+
+struct CommKind;
+struct TypeKind;
+struct WinKind;
+
+impl Kind for CommKind {
+    type H = MPI_Comm;
+    type O = Comm;
+    const KIND: ObjectKind = ObjectKind::Comm;
+    fn null() -> *mut c_void {
+        values().comm_null
+    }
+    fn on(handle: MPI_Comm) -> On {
+        On::Comm(handle)
+    }
+    fn predefined(keyval: c_int) -> bool {
+        let v = values();
+        [
+            v.tag_ub,
+            v.host,
+            v.io,
+            v.wtime_is_global,
+            v.universe_size,
+            v.lastusedcode,
+            v.appnum,
+        ]
+        .contains(&keyval)
+    }
+    unsafe fn real_get(
+        handle: MPI_Comm,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int {
+        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
+        unsafe { (functions().comm_get_attr)(handle, keyval, value, flag) }
+    }
+    fn callbacks() -> [*mut c_void; 3] {
+        let v = values();
+        [v.comm_null_copy_fn, v.comm_null_delete_fn, v.comm_dup_fn]
+    }
+}
+
+impl Kind for TypeKind {
+    type H = MPI_Datatype;
+    type O = Datatype;
+    const KIND: ObjectKind = ObjectKind::Datatype;
+    fn null() -> *mut c_void {
+        values().datatype_null
+    }
+    fn on(_: MPI_Datatype) -> On {
+        On::NoObject
+    }
+    fn predefined(_: c_int) -> bool {
+        false
+    }
+    unsafe fn real_get(_: MPI_Datatype, _: c_int, _: *mut c_void, _: *mut c_int) -> c_int {
+        values().err_keyval
+    }
+    fn callbacks() -> [*mut c_void; 3] {
+        let v = values();
+        [v.type_null_copy_fn, v.type_null_delete_fn, v.type_dup_fn]
+    }
+}
+
+impl Kind for WinKind {
+    type H = MPI_Win;
+    type O = Win;
+    const KIND: ObjectKind = ObjectKind::Win;
+    fn null() -> *mut c_void {
+        values().win_null
+    }
+    fn on(handle: MPI_Win) -> On {
+        On::Win(handle)
+    }
+    fn predefined(keyval: c_int) -> bool {
+        let v = values();
+        [
+            v.win_base,
+            v.win_size,
+            v.win_disp_unit,
+            v.win_create_flavor,
+            v.win_model,
+        ]
+        .contains(&keyval)
+    }
+    unsafe fn real_get(
+        handle: MPI_Win,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int {
+        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
+        unsafe { (functions().win_get_attr)(handle, keyval, value, flag) }
+    }
+    fn callbacks() -> [*mut c_void; 3] {
+        let v = values();
+        [v.win_null_copy_fn, v.win_null_delete_fn, v.win_dup_fn]
+    }
+}
+
+/// A C copy callback: `(handle, keyval, extra_state, value_in, value_out, flag)`.
+type RawCopy<H> =
+    unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void, *mut c_void, *mut c_int) -> c_int;
+/// A C delete callback: `(handle, keyval, value, extra_state)`.
+type RawDelete<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
+
+struct CCopy<H> {
+    function: RawCopy<H>,
+    extra_state: usize,
+}
+
+impl<H: Handle + 'static> CopyCallback for CCopy<H> {
+    fn copy(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> Result<Option<Word>, i32> {
+        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
+        let mut out: *mut c_void = std::ptr::null_mut();
+        let mut flag: c_int = 0;
+        // SAFETY: the user's callback with the arguments the standard gives it; the
+        // out-pointers point at locals that outlive the call.
+        let code = unsafe {
+            (self.function)(
+                handle,
+                keyval.0,
+                self.extra_state as *mut c_void,
+                value as *mut c_void,
+                (&mut out as *mut *mut c_void).cast(),
+                &mut flag,
+            )
+        };
+        if code != values().success {
+            return Err(code);
+        }
+        Ok((flag != 0).then_some(out as Word))
+    }
+}
+
+struct CDelete<H> {
+    function: RawDelete<H>,
+    extra_state: usize,
+}
+
+impl<H: Handle + 'static> DeleteCallback for CDelete<H> {
+    fn delete(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> Result<(), i32> {
+        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
+        // SAFETY: the user's callback with the arguments the standard gives it.
+        let code = unsafe {
+            (self.function)(
+                handle,
+                keyval.0,
+                value as *mut c_void,
+                self.extra_state as *mut c_void,
+            )
+        };
+        if code != values().success {
+            return Err(code);
+        }
+        Ok(())
+    }
+}
+
+// SAFETY: a function pointer and an integer; the callback's own thread safety is the
+// program's, as in any MPI.
+unsafe impl<H> Send for CCopy<H> {}
+// SAFETY: as above.
+unsafe impl<H> Sync for CCopy<H> {}
+// SAFETY: as above.
+unsafe impl<H> Send for CDelete<H> {}
+// SAFETY: as above.
+unsafe impl<H> Sync for CDelete<H> {}
+
+/// Runs an entry point's body: a panic becomes `MPI_ERR_INTERN` and one line on stderr,
+/// never an unwind into C.
+fn guarded(name: &str, body: impl FnOnce() -> c_int) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("{name}: internal error in the mpiattr layer (MPI_ERR_INTERN)");
+            values().err_intern
+        }
+    }
+}
+
+/// `MPI_X` and `PMPI_X` over one body.
+macro_rules! entry {
+    ($($name:ident, $pname:ident ($($arg:ident: $ty:ty),*) => $body:expr;)*) => {$(
+        #[no_mangle]
+        /// # Safety
+        /// The MPI standard's contract for this function.
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> c_int {
+            // SAFETY: the caller's arguments, as the standard lets it pass them.
+            guarded(stringify!($name), || unsafe { $body })
+        }
+        #[no_mangle]
+        /// # Safety
+        /// The MPI standard's contract for this function.
+        pub unsafe extern "C" fn $pname($($arg: $ty),*) -> c_int {
+            // SAFETY: as above.
+            guarded(stringify!($name), || unsafe { $body })
+        }
+    )*};
+}
+
+entry! {
+    MPI_Comm_create_keyval, PMPI_Comm_create_keyval(copy: *mut c_void, delete: *mut c_void, keyval: *mut c_int, extra: *mut c_void)
+        => create_keyval::<CommKind>("MPI_Comm_create_keyval", copy, delete, keyval, extra);
+    MPI_Type_create_keyval, PMPI_Type_create_keyval(copy: *mut c_void, delete: *mut c_void, keyval: *mut c_int, extra: *mut c_void)
+        => create_keyval::<TypeKind>("MPI_Type_create_keyval", copy, delete, keyval, extra);
+    MPI_Win_create_keyval, PMPI_Win_create_keyval(copy: *mut c_void, delete: *mut c_void, keyval: *mut c_int, extra: *mut c_void)
+        => create_keyval::<WinKind>("MPI_Win_create_keyval", copy, delete, keyval, extra);
+    MPI_Keyval_create, PMPI_Keyval_create(copy: *mut c_void, delete: *mut c_void, keyval: *mut c_int, extra: *mut c_void)
+        => create_keyval::<CommKind>("MPI_Keyval_create", copy, delete, keyval, extra);
+    MPI_Comm_free_keyval, PMPI_Comm_free_keyval(keyval: *mut c_int)
+        => free_keyval::<CommKind>("MPI_Comm_free_keyval", keyval);
+    MPI_Type_free_keyval, PMPI_Type_free_keyval(keyval: *mut c_int)
+        => free_keyval::<TypeKind>("MPI_Type_free_keyval", keyval);
+    MPI_Win_free_keyval, PMPI_Win_free_keyval(keyval: *mut c_int)
+        => free_keyval::<WinKind>("MPI_Win_free_keyval", keyval);
+    MPI_Keyval_free, PMPI_Keyval_free(keyval: *mut c_int)
+        => free_keyval::<CommKind>("MPI_Keyval_free", keyval);
+    MPI_Comm_set_attr, PMPI_Comm_set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void)
+        => set_attr::<CommKind>("MPI_Comm_set_attr", comm, keyval, value);
+    MPI_Type_set_attr, PMPI_Type_set_attr(datatype: MPI_Datatype, keyval: c_int, value: *mut c_void)
+        => set_attr::<TypeKind>("MPI_Type_set_attr", datatype, keyval, value);
+    MPI_Win_set_attr, PMPI_Win_set_attr(win: MPI_Win, keyval: c_int, value: *mut c_void)
+        => set_attr::<WinKind>("MPI_Win_set_attr", win, keyval, value);
+    MPI_Attr_put, PMPI_Attr_put(comm: MPI_Comm, keyval: c_int, value: *mut c_void)
+        => set_attr::<CommKind>("MPI_Attr_put", comm, keyval, value);
+    MPI_Comm_get_attr, PMPI_Comm_get_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        => get_attr::<CommKind>("MPI_Comm_get_attr", comm, keyval, value, flag);
+    MPI_Type_get_attr, PMPI_Type_get_attr(datatype: MPI_Datatype, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        => get_attr::<TypeKind>("MPI_Type_get_attr", datatype, keyval, value, flag);
+    MPI_Win_get_attr, PMPI_Win_get_attr(win: MPI_Win, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        => get_attr::<WinKind>("MPI_Win_get_attr", win, keyval, value, flag);
+    MPI_Attr_get, PMPI_Attr_get(comm: MPI_Comm, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        => get_attr::<CommKind>("MPI_Attr_get", comm, keyval, value, flag);
+    MPI_Comm_delete_attr, PMPI_Comm_delete_attr(comm: MPI_Comm, keyval: c_int)
+        => delete_attr::<CommKind>("MPI_Comm_delete_attr", comm, keyval);
+    MPI_Type_delete_attr, PMPI_Type_delete_attr(datatype: MPI_Datatype, keyval: c_int)
+        => delete_attr::<TypeKind>("MPI_Type_delete_attr", datatype, keyval);
+    MPI_Win_delete_attr, PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int)
+        => delete_attr::<WinKind>("MPI_Win_delete_attr", win, keyval);
+    MPI_Attr_delete, PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int)
+        => delete_attr::<CommKind>("MPI_Attr_delete", comm, keyval);
+    MPI_Comm_dup, PMPI_Comm_dup(comm: MPI_Comm, new: *mut MPI_Comm)
+        => dup::<CommKind>("MPI_Comm_dup", comm, new, || (functions().comm_dup)(comm, new));
+    MPI_Comm_dup_with_info, PMPI_Comm_dup_with_info(comm: MPI_Comm, info: MPI_Info, new: *mut MPI_Comm)
+        => dup::<CommKind>("MPI_Comm_dup_with_info", comm, new, || (functions().comm_dup_with_info)(comm, info, new));
+    MPI_Comm_idup, PMPI_Comm_idup(comm: MPI_Comm, new: *mut MPI_Comm, request: *mut MPI_Request)
+        => dup::<CommKind>("MPI_Comm_idup", comm, new, || (functions().comm_idup)(comm, new, request));
+    MPI_Type_dup, PMPI_Type_dup(datatype: MPI_Datatype, new: *mut MPI_Datatype)
+        => dup::<TypeKind>("MPI_Type_dup", datatype, new, || (functions().type_dup)(datatype, new));
+    MPI_Comm_free, PMPI_Comm_free(comm: *mut MPI_Comm)
+        => free::<CommKind>("MPI_Comm_free", comm, || (functions().comm_free)(comm));
+    MPI_Comm_disconnect, PMPI_Comm_disconnect(comm: *mut MPI_Comm)
+        => free::<CommKind>("MPI_Comm_disconnect", comm, || (functions().comm_disconnect)(comm));
+    MPI_Type_free, PMPI_Type_free(datatype: *mut MPI_Datatype)
+        => free::<TypeKind>("MPI_Type_free", datatype, || (functions().type_free)(datatype));
+    MPI_Win_free, PMPI_Win_free(win: *mut MPI_Win)
+        => free::<WinKind>("MPI_Win_free", win, || (functions().win_free)(win));
+    MPI_Finalize, PMPI_Finalize() => finalize();
+}
+
+/// The engine's view of a handle the program passed: `Err(code)` once reported if it is the
+/// null handle.
+fn live<K: Kind>(name: &str, arguments: &str, handle: K::H) -> Result<usize, c_int> {
+    let key = handle.key();
+    if key == key_of(K::null()) {
+        let error = Error::InvalidHandle(K::KIND, HandleProblem::Null);
+        return Err(report(name, arguments, On::NoObject, &error));
+    }
+    Ok(key)
+}
+
+unsafe fn create_keyval<K: Kind>(
+    name: &str,
+    copy: *mut c_void,
+    delete: *mut c_void,
+    keyval: *mut c_int,
+    extra: *mut c_void,
+) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    let arguments =
+        format!("copy={copy:p}, delete={delete:p}, keyval={keyval:p}, extra_state={extra:p}");
+    if keyval.is_null() {
+        return report(
+            name,
+            &arguments,
+            On::NoObject,
+            &Error::NullArgument("keyval"),
+        );
+    }
+    let [null_copy, null_delete, dup] = K::callbacks();
+    let v = values();
+    // What no callback can be: an address in the first page, a predefined copy function as
+    // the delete callback, a predefined delete function as the copy callback.
+    let copies = [null_copy, dup, v.null_copy_fn, v.dup_fn];
+    let deletes = [null_delete, v.null_delete_fn];
+    let low = |f: *mut c_void| !f.is_null() && (f as usize) < 4096;
+    let misplaced = |f: *mut c_void, others: &[*mut c_void]| !f.is_null() && others.contains(&f);
+    if low(copy) || low(delete) || misplaced(delete, &copies) || misplaced(copy, &deletes) {
+        let error = Error::InvalidArgument("a callback that is no function of its kind");
+        return report(name, &arguments, On::NoObject, &error);
+    }
+    let copy = if copy.is_null() || copy == null_copy || copy == v.null_copy_fn {
+        CopyAction::Null
+    } else if copy == dup || copy == v.dup_fn {
+        CopyAction::Dup
+    } else {
+        // SAFETY: the program passed a copy callback of its kind's type.
+        let function = unsafe { std::mem::transmute::<*mut c_void, RawCopy<K::H>>(copy) };
+        CopyAction::Call(std::sync::Arc::new(CCopy {
+            function,
+            extra_state: extra as usize,
+        }))
+    };
+    let delete = if delete.is_null() || delete == null_delete || delete == v.null_delete_fn {
+        DeleteAction::Null
+    } else {
+        // SAFETY: the program passed a delete callback of its kind's type.
+        let function = unsafe { std::mem::transmute::<*mut c_void, RawDelete<K::H>>(delete) };
+        DeleteAction::Call(std::sync::Arc::new(CDelete {
+            function,
+            extra_state: extra as usize,
+        }))
+    };
+    let spec = KeyvalSpec {
+        kind: K::KIND,
+        language: Language::C,
+        copy,
+        delete,
+    };
+    match universe.create_keyval(spec) {
+        Ok(made) => {
+            // SAFETY: checked non-null above; the program's int.
+            unsafe { *keyval = made.0 };
+            v.success
+        }
+        Err(error) => report(name, &arguments, On::NoObject, &error),
+    }
+}
+
+unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    if keyval.is_null() {
+        return report(
+            name,
+            "keyval=NULL",
+            On::NoObject,
+            &Error::NullArgument("keyval"),
+        );
+    }
+    // SAFETY: checked non-null; the program's int.
+    let number = unsafe { *keyval };
+    let arguments = format!("keyval={number}");
+    if K::predefined(number) {
+        return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
+    }
+    match universe.free_keyval(K::KIND, Keyval(number)) {
+        Ok(()) => {
+            // SAFETY: as above.
+            unsafe { *keyval = values().keyval_invalid };
+            values().success
+        }
+        Err(error) => report(name, &arguments, On::NoObject, &error),
+    }
+}
+
+unsafe fn set_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int, value: *mut c_void) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    let arguments = format!(
+        "handle={:#x}, keyval={keyval}, value={value:p}",
+        handle.key()
+    );
+    let key = match live::<K>(name, &arguments, handle) {
+        Ok(key) => key,
+        Err(code) => return code,
+    };
+    if K::predefined(keyval) {
+        return report(name, &arguments, K::on(handle), &Error::PredefinedKeyval);
+    }
+    let done = shadows::find_or_make::<K::O>(universe, key)
+        .and_then(|object| universe.set_attr(object, Keyval(keyval), Language::C, value as Word));
+    match done {
+        Ok(()) => values().success,
+        Err(error) => report(name, &arguments, K::on(handle), &error),
+    }
+}
+
+unsafe fn get_attr<K: Kind>(
+    name: &str,
+    handle: K::H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    let arguments = format!(
+        "handle={:#x}, keyval={keyval}, value={value:p}, flag={flag:p}",
+        handle.key()
+    );
+    let key = match live::<K>(name, &arguments, handle) {
+        Ok(key) => key,
+        Err(code) => return code,
+    };
+    if K::predefined(keyval) {
+        // SAFETY: the program's arguments, for the real MPI's own predefined attribute.
+        return unsafe { K::real_get(handle, keyval, value, flag) };
+    }
+    for (pointer, what) in [(value.is_null(), "attribute_val"), (flag.is_null(), "flag")] {
+        if pointer {
+            return report(name, &arguments, K::on(handle), &Error::NullArgument(what));
+        }
+    }
+    let object = match shadows::find::<K::O>(key) {
+        Some(object) => Ok(object),
+        None => shadows::empty::<K::O>(universe),
+    };
+    match object.and_then(|object| universe.get_attr(object, Keyval(keyval), Language::C)) {
+        Ok(found) => {
+            // SAFETY: checked non-null; the program passed a `void **` as `value` and an int.
+            unsafe {
+                if let Some(word) = found {
+                    *value.cast::<*mut c_void>() = word as *mut c_void;
+                }
+                *flag = c_int::from(found.is_some());
+            }
+            values().success
+        }
+        Err(error) => report(name, &arguments, K::on(handle), &error),
+    }
+}
+
+unsafe fn delete_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    let arguments = format!("handle={:#x}, keyval={keyval}", handle.key());
+    let key = match live::<K>(name, &arguments, handle) {
+        Ok(key) => key,
+        Err(code) => return code,
+    };
+    if K::predefined(keyval) {
+        return report(name, &arguments, K::on(handle), &Error::PredefinedKeyval);
+    }
+    let object = match shadows::find::<K::O>(key) {
+        Some(object) => Ok(object),
+        None => shadows::empty::<K::O>(universe),
+    };
+    match object.and_then(|object| universe.delete_attr(object, Keyval(keyval))) {
+        Ok(()) => values().success,
+        Err(error) => report(name, &arguments, K::on(handle), &error),
+    }
+}
+
+/// A duplication: the real one first, then copies of the attributes onto the new handle's
+/// foreign object. A copy that fails deletes the copies made, frees the new object and
+/// reports the error.
+unsafe fn dup<K: Kind>(
+    name: &str,
+    old: K::H,
+    new: *mut K::H,
+    real_dup: impl FnOnce() -> c_int,
+) -> c_int {
+    let code = real_dup();
+    if code != values().success || new.is_null() {
+        return code;
+    }
+    let Some(source) = shadows::find::<K::O>(old.key()) else {
+        return code;
+    };
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    // SAFETY: non-null, and the real MPI just wrote the new handle there.
+    let made = unsafe { *new };
+    match universe.foreign_dup(source) {
+        Ok(copy) => {
+            shadows::bind(universe, made.key(), copy);
+            code
+        }
+        Err(error) => {
+            let mut doomed = made;
+            // SAFETY: the real MPI's free of the object it just made.
+            unsafe { real_free::<K>(&mut doomed) };
+            // SAFETY: as above.
+            unsafe { *new = K::H::from_key(key_of(K::null())) };
+            let arguments = format!("handle={:#x}", old.key());
+            report(name, &arguments, K::on(old), &error)
+        }
+    }
+}
+
+/// The real MPI's free of an object of kind `K`.
+unsafe fn real_free<K: Kind>(handle: *mut K::H) -> c_int {
+    let real = functions();
+    // SAFETY: the kinds' handle types are the real MPI's, one per kind.
+    unsafe {
+        match K::KIND {
+            ObjectKind::Comm => (real.comm_free)(handle.cast()),
+            ObjectKind::Datatype => (real.type_free)(handle.cast()),
+            ObjectKind::Win => (real.win_free)(handle.cast()),
+        }
+    }
+}
+
+/// A free: the attributes' deletes first (newest first), then the real free. If a delete
+/// callback fails, a communicator or datatype stays (the real free is not called, which
+/// leaves no other process waiting: neither MPI synchronizes in these frees) and the error
+/// is reported; a window, whose real free waits for every process, is freed all the same,
+/// the values not deleted dropped without their callbacks, and the error reported.
+unsafe fn free<K: Kind>(name: &str, handle: *mut K::H, real: impl FnOnce() -> c_int) -> c_int {
+    if handle.is_null() {
+        return real();
+    }
+    // SAFETY: non-null: the program's handle.
+    let current = unsafe { *handle };
+    let key = current.key();
+    // The predefined communicators are the real MPI's to refuse.
+    let predefined = [key_of(values().comm_world), key_of(values().comm_self)];
+    if K::KIND == ObjectKind::Comm && predefined.contains(&key) {
+        return real();
+    }
+    let Some(object) = shadows::find::<K::O>(key) else {
+        return real();
+    };
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    if let Err(error) = universe.foreign_free(object) {
+        let arguments = format!("handle={key:#x}");
+        if K::KIND != ObjectKind::Win {
+            return report(name, &arguments, K::on(current), &error);
+        }
+        let _ = universe.foreign_discard(object);
+        shadows::forget::<K::O>(key);
+        let code = real();
+        if code != values().success {
+            return code;
+        }
+        return report(name, &arguments, On::NoObject, &error);
+    }
+    shadows::forget::<K::O>(key);
+    real()
+}
+
+/// MPI_Finalize: `MPI_COMM_SELF`'s attributes are deleted first, while the real MPI is still
+/// initialized, then `MPI_COMM_WORLD`'s, then the real MPI finalizes.
+unsafe fn finalize() -> c_int {
+    let v = values();
+    let mut failed = None;
+    if let Some(universe) = super::made() {
+        for key in [key_of(v.comm_self), key_of(v.comm_world)] {
+            if let Some(object) = shadows::find::<Comm>(key) {
+                match universe.foreign_free(object) {
+                    Ok(()) => shadows::forget::<Comm>(key),
+                    Err(error) => {
+                        failed.get_or_insert(error);
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: the real MPI_Finalize.
+    let code = unsafe { (functions().finalize)() };
+    match failed {
+        Some(error) if code == v.success => {
+            eprintln!("MPI_Finalize: {error}");
+            super::real_code(&error)
+        }
+        _ => code,
+    }
+}

@@ -1,0 +1,136 @@
+//! The real MPI underneath: its handle types (bindgen, from its own `mpi.h`), the values its
+//! header defines (compiled C, see generate.rs), and its `PMPI_` functions, found with
+//! `dlsym(RTLD_NEXT, ...)` so that our own `MPI_`/`PMPI_` symbols never call themselves.
+
+#![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
+
+use std::ffi::{c_int, c_void, CStr};
+use std::sync::OnceLock;
+
+mod bindings {
+    #![allow(
+        non_camel_case_types,
+        non_upper_case_globals,
+        non_snake_case,
+        dead_code
+    )]
+    #![allow(missing_docs, clippy::all)]
+    include!(concat!(env!("OUT_DIR"), "/real_mpi.rs"));
+}
+pub(crate) use bindings::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Request, MPI_Win};
+
+include!(concat!(env!("OUT_DIR"), "/layer_values.rs"));
+
+// SAFETY: the values are constants written once by the C compiler; the pointers in them are
+// handles and function addresses, never dereferenced here.
+unsafe impl Sync for Values {}
+
+extern "C" {
+    static mpiattr_layer_values: Values;
+}
+
+/// The real MPI's values.
+pub(crate) fn values() -> &'static Values {
+    // SAFETY: a constant C object of this layout (both sides are generated from one list).
+    unsafe { &*std::ptr::addr_of!(mpiattr_layer_values) }
+}
+
+/// A handle of the real MPI: an `int` (MPICH) or a pointer (Open MPI, the standard ABI).
+/// Its key is the handle's bits as C's `(intptr_t)` cast gives them, the same as the
+/// predefined handles in [`Values`].
+pub(crate) trait Handle: Copy {
+    fn key(self) -> usize;
+    fn from_key(key: usize) -> Self;
+}
+
+impl Handle for c_int {
+    fn key(self) -> usize {
+        self as isize as usize
+    }
+    fn from_key(key: usize) -> Self {
+        key as c_int
+    }
+}
+
+impl<T> Handle for *mut T {
+    fn key(self) -> usize {
+        self as usize
+    }
+    fn from_key(key: usize) -> Self {
+        key as *mut T
+    }
+}
+
+/// The key of a handle value in [`Values`].
+pub(crate) fn key_of(value: *mut c_void) -> usize {
+    value as usize
+}
+
+macro_rules! functions {
+    ($($field:ident = $symbol:literal: fn($($arg:ty),*);)*) => {
+        /// The real MPI's functions the layer calls.
+        pub(crate) struct Functions {
+            $(pub(crate) $field: unsafe extern "C" fn($($arg),*) -> c_int,)*
+        }
+
+        fn resolve() -> Functions {
+            Functions {
+                $($field: {
+                    let address = next($symbol);
+                    // SAFETY: the real MPI's function of this name, with the signature its
+                    // mpi.h declares (the handle types come from that header).
+                    unsafe {
+                        std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($arg),*) -> c_int>(
+                            address,
+                        )
+                    }
+                },)*
+            }
+        }
+    };
+}
+
+functions! {
+    comm_dup = c"PMPI_Comm_dup": fn(MPI_Comm, *mut MPI_Comm);
+    comm_dup_with_info = c"PMPI_Comm_dup_with_info": fn(MPI_Comm, MPI_Info, *mut MPI_Comm);
+    comm_idup = c"PMPI_Comm_idup": fn(MPI_Comm, *mut MPI_Comm, *mut MPI_Request);
+    comm_free = c"PMPI_Comm_free": fn(*mut MPI_Comm);
+    comm_disconnect = c"PMPI_Comm_disconnect": fn(*mut MPI_Comm);
+    type_dup = c"PMPI_Type_dup": fn(MPI_Datatype, *mut MPI_Datatype);
+    type_free = c"PMPI_Type_free": fn(*mut MPI_Datatype);
+    win_free = c"PMPI_Win_free": fn(*mut MPI_Win);
+    finalize = c"PMPI_Finalize": fn();
+    comm_get_attr = c"PMPI_Comm_get_attr": fn(MPI_Comm, c_int, *mut c_void, *mut c_int);
+    win_get_attr = c"PMPI_Win_get_attr": fn(MPI_Win, c_int, *mut c_void, *mut c_int);
+    comm_call_errhandler = c"PMPI_Comm_call_errhandler": fn(MPI_Comm, c_int);
+    win_call_errhandler = c"PMPI_Win_call_errhandler": fn(MPI_Win, c_int);
+    comm_get_errhandler = c"PMPI_Comm_get_errhandler": fn(MPI_Comm, *mut MPI_Errhandler);
+    win_get_errhandler = c"PMPI_Win_get_errhandler": fn(MPI_Win, *mut MPI_Errhandler);
+    errhandler_free = c"PMPI_Errhandler_free": fn(*mut MPI_Errhandler);
+    query_thread = c"PMPI_Query_thread": fn(*mut c_int);
+    initialized = c"PMPI_Initialized": fn(*mut c_int);
+    finalized = c"PMPI_Finalized": fn(*mut c_int);
+}
+
+/// The next definition of `symbol` after this library: the real MPI's. A real MPI without
+/// it cannot run under the layer: the process stops with a message naming the function.
+fn next(symbol: &CStr) -> *mut c_void {
+    // SAFETY: dlsym with a NUL-terminated name; RTLD_NEXT searches the objects loaded after
+    // this one.
+    let address = unsafe { libc::dlsym(libc::RTLD_NEXT, symbol.as_ptr()) };
+    if address.is_null() {
+        eprintln!(
+            "mpiattr layer: the MPI library underneath has no {} (is the layer loaded over \
+             the MPI it was built for?)",
+            symbol.to_string_lossy()
+        );
+        std::process::abort();
+    }
+    address
+}
+
+/// The real MPI's functions, found at the first call.
+pub(crate) fn functions() -> &'static Functions {
+    static FUNCTIONS: OnceLock<Functions> = OnceLock::new();
+    FUNCTIONS.get_or_init(resolve)
+}

@@ -1,0 +1,102 @@
+//! Which foreign object (src/engine/foreign.rs) holds the attributes of which object of the
+//! real MPI. An object of the real MPI gets one at its first attribute; until then it costs
+//! nothing. Both MPIs give a freed handle to their next new object at once, so every
+//! routine that frees an object drops its entry (src/layer/c.rs).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use crate::engine::{AnyObject, Id, Object, ObjectKind, Result, Universe};
+
+/// Both directions, under one lock that is never held while the engine runs a callback.
+#[derive(Default)]
+struct Maps {
+    /// (kind, real handle's key) -> foreign object.
+    foreign: HashMap<(u8, usize), Id>,
+    /// (kind, foreign object) -> real handle's key, for the handles callbacks receive.
+    real: HashMap<(u8, Id), usize>,
+    /// Per kind, a foreign object that never has attributes: gets and deletes on a real
+    /// object without a foreign one look there (and check their keyval).
+    empty: [Option<Id>; 3],
+}
+
+static MAPS: Mutex<Option<Maps>> = Mutex::new(None);
+
+fn maps() -> MutexGuard<'static, Option<Maps>> {
+    // A panic while the lock was held left the maps as they were (each change is one insert
+    // or remove): go on with them.
+    MAPS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn slot(kind: ObjectKind) -> u8 {
+    match kind {
+        ObjectKind::Comm => 0,
+        ObjectKind::Datatype => 1,
+        ObjectKind::Win => 2,
+    }
+}
+
+/// The foreign object of the real object `key`, if it has one.
+pub(crate) fn find<O: Object>(key: usize) -> Option<O> {
+    let maps = maps();
+    let id = *maps.as_ref()?.foreign.get(&(slot(O::KIND), key))?;
+    Some(O::from_id(id))
+}
+
+/// The foreign object of the real object `key`, made if it has none.
+pub(crate) fn find_or_make<O: Object>(universe: &Universe, key: usize) -> Result<O> {
+    if let Some(object) = find::<O>(key) {
+        return Ok(object);
+    }
+    let object: O = universe.foreign()?;
+    bind(universe, key, object);
+    Ok(object)
+}
+
+/// Records that `object` holds the attributes of the real object `key`. A foreign object
+/// still recorded for `key` belonged to an object the real MPI freed without this layer
+/// seeing it: its attributes are deleted now, late rather than never.
+pub(crate) fn bind<O: Object>(universe: &Universe, key: usize, object: O) {
+    // The old one keeps its entries while its delete callbacks run: they get its handle.
+    if let Some(old) = find::<O>(key) {
+        let _ = universe.foreign_free(old);
+        if let Some(maps) = maps().as_mut() {
+            maps.real.remove(&(slot(O::KIND), old.id()));
+        }
+    }
+    let mut guard = maps();
+    let maps = guard.get_or_insert_with(Maps::default);
+    maps.foreign.insert((slot(O::KIND), key), object.id());
+    maps.real.insert((slot(O::KIND), object.id()), key);
+}
+
+/// Forgets the foreign object of the real object `key` (which the engine has freed).
+pub(crate) fn forget<O: Object>(key: usize) {
+    if let Some(maps) = maps().as_mut() {
+        if let Some(id) = maps.foreign.remove(&(slot(O::KIND), key)) {
+            maps.real.remove(&(slot(O::KIND), id));
+        }
+    }
+}
+
+/// The kind's foreign object without attributes.
+pub(crate) fn empty<O: Object>(universe: &Universe) -> Result<O> {
+    if let Some(id) = maps()
+        .as_ref()
+        .and_then(|maps| maps.empty[slot(O::KIND) as usize])
+    {
+        return Ok(O::from_id(id));
+    }
+    let object: O = universe.foreign()?;
+    let mut guard = maps();
+    let maps = guard.get_or_insert_with(Maps::default);
+    // Another thread may have made one meanwhile: the first stays.
+    let id = *maps.empty[slot(O::KIND) as usize].get_or_insert(object.id());
+    Ok(O::from_id(id))
+}
+
+/// The real handle's key of a foreign object, for a callback's first argument.
+pub(crate) fn real_key(object: AnyObject) -> Option<usize> {
+    let key = (slot(object.kind()), object.id());
+    maps().as_ref()?.real.get(&key).copied()
+}
