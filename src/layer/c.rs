@@ -143,6 +143,33 @@ type RawCopy<H> =
 /// A C delete callback: `(handle, keyval, value, extra_state)`.
 type RawDelete<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
 
+/// How many callbacks the thread has called that have not returned: those running, and those
+/// left by `longjmp`, which never will. When the thread ends with one left, what its call
+/// left half-done is finished then (as the single-process library's shells do).
+struct Unreturned(std::cell::Cell<usize>);
+
+impl Drop for Unreturned {
+    fn drop(&mut self) {
+        if self.0.get() != 0 {
+            if let Some(universe) = super::made() {
+                universe.thread_ends();
+            }
+        }
+    }
+}
+
+thread_local! {
+    static UNRETURNED: Unreturned = const { Unreturned(std::cell::Cell::new(0)) };
+}
+
+/// Calls a user callback, counted in [`UNRETURNED`] until it returns.
+fn counted(call: impl FnOnce() -> c_int) -> c_int {
+    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
+    let code = call();
+    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
+    code
+}
+
 struct CCopy<H> {
     function: RawCopy<H>,
     extra_state: usize,
@@ -161,7 +188,7 @@ impl<H: Handle + 'static> CopyCallback for CCopy<H> {
         let mut flag: c_int = 0;
         // SAFETY: the user's callback with the arguments the standard gives it; the
         // out-pointers point at locals that outlive the call.
-        let code = unsafe {
+        let code = counted(|| unsafe {
             (self.function)(
                 handle,
                 keyval.0,
@@ -170,7 +197,7 @@ impl<H: Handle + 'static> CopyCallback for CCopy<H> {
                 (&mut out as *mut *mut c_void).cast(),
                 &mut flag,
             )
-        };
+        });
         if code != values().success {
             return Err(code);
         }
@@ -193,14 +220,14 @@ impl<H: Handle + 'static> DeleteCallback for CDelete<H> {
     ) -> Result<(), i32> {
         let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
         // SAFETY: the user's callback with the arguments the standard gives it.
-        let code = unsafe {
+        let code = counted(|| unsafe {
             (self.function)(
                 handle,
                 keyval.0,
                 value as *mut c_void,
                 self.extra_state as *mut c_void,
             )
-        };
+        });
         if code != values().success {
             return Err(code);
         }
@@ -220,8 +247,19 @@ unsafe impl<H> Sync for CDelete<H> {}
 
 /// Runs an entry point's body: a panic becomes `MPI_ERR_INTERN` and one line on stderr,
 /// never an unwind into C.
-fn guarded(name: &str, body: impl FnOnce() -> c_int) -> c_int {
-    match catch_unwind(AssertUnwindSafe(body)) {
+/// Notes where the call enters, as the single-process library's shells do, so that a
+/// callback left by `longjmp` is told from one still running (src/engine/mod.rs).
+#[inline(always)]
+fn guarded(name: &'static str, body: impl FnOnce() -> c_int) -> c_int {
+    let anchor = 0u8;
+    let previous = super::made()
+        .filter(|universe| universe.has_callbacks())
+        .map(|_| crate::engine::note_call_entry(std::hint::black_box(&anchor), name));
+    let outcome = catch_unwind(AssertUnwindSafe(body));
+    if let Some(previous) = previous {
+        crate::engine::note_call_return(previous);
+    }
+    match outcome {
         Ok(code) => code,
         Err(_) => {
             eprintln!("{name}: internal error in the mpiattr layer (MPI_ERR_INTERN)");
@@ -608,20 +646,54 @@ unsafe fn free<K: Kind>(name: &str, handle: *mut K::H, real: impl FnOnce() -> c_
     real()
 }
 
-/// MPI_Finalize: `MPI_COMM_SELF`'s attributes are deleted first, while the real MPI is still
-/// initialized, then `MPI_COMM_WORLD`'s, then the real MPI finalizes.
+/// Frees the foreign object of the real object `key`, if it has one.
+fn free_foreign<O: Object>(universe: &Universe, key: usize) -> Option<crate::engine::Result<()>> {
+    let object = shadows::find::<O>(key)?;
+    let freed = universe.foreign_free(object);
+    if freed.is_ok() {
+        shadows::forget::<O>(key);
+    }
+    Some(freed)
+}
+
+/// Whether a datatype is one of the real MPI's predefined ones.
+fn predefined_datatype(key: usize) -> bool {
+    let (mut integers, mut addresses, mut datatypes, mut combiner) = (0, 0, 0, -1);
+    // SAFETY: a live datatype (its foreign object exists) and valid out-pointers.
+    let code = unsafe {
+        (functions().type_get_envelope)(
+            MPI_Datatype::from_key(key),
+            &mut integers,
+            &mut addresses,
+            &mut datatypes,
+            &mut combiner,
+        )
+    };
+    code == values().success && combiner == values().combiner_named
+}
+
+/// MPI_Finalize, in the single-process library's order (attributes.md §4): while the real
+/// MPI is still initialized, the attributes of `MPI_COMM_SELF` (newest first), then of
+/// `MPI_COMM_WORLD`, then of the predefined datatypes in handle order; then the real MPI
+/// finalizes.
 unsafe fn finalize() -> c_int {
     let v = values();
     let mut failed = None;
     if let Some(universe) = super::made() {
-        for key in [key_of(v.comm_self), key_of(v.comm_world)] {
-            if let Some(object) = shadows::find::<Comm>(key) {
-                match universe.foreign_free(object) {
-                    Ok(()) => shadows::forget::<Comm>(key),
-                    Err(error) => {
-                        failed.get_or_insert(error);
-                    }
-                }
+        let comms = [key_of(v.comm_self), key_of(v.comm_world)];
+        let datatypes = shadows::keys::<Datatype>().into_iter();
+        let order = comms.into_iter().map(|key| (ObjectKind::Comm, key)).chain(
+            datatypes
+                .filter(|key| predefined_datatype(*key))
+                .map(|key| (ObjectKind::Datatype, key)),
+        );
+        for (kind, key) in order.collect::<Vec<_>>() {
+            let freed = match kind {
+                ObjectKind::Comm => free_foreign::<Comm>(universe, key),
+                _ => free_foreign::<Datatype>(universe, key),
+            };
+            if let Some(Err(error)) = freed {
+                failed.get_or_insert(error);
             }
         }
     }

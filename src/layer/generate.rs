@@ -64,6 +64,7 @@ pub const VALUES: &[(&str, &str, &str)] = &[
     ("int", "win_disp_unit", "MPI_WIN_DISP_UNIT"),
     ("int", "win_create_flavor", "MPI_WIN_CREATE_FLAVOR"),
     ("int", "win_model", "MPI_WIN_MODEL"),
+    ("int", "combiner_named", "MPI_COMBINER_NAMED"),
 ];
 
 /// Generates `OUT_DIR/real_mpi.rs` (the real MPI's handle types) and compiles

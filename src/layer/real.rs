@@ -99,6 +99,8 @@ functions! {
     type_dup = c"PMPI_Type_dup": fn(MPI_Datatype, *mut MPI_Datatype);
     type_free = c"PMPI_Type_free": fn(*mut MPI_Datatype);
     win_free = c"PMPI_Win_free": fn(*mut MPI_Win);
+    type_get_envelope = c"PMPI_Type_get_envelope":
+        fn(MPI_Datatype, *mut c_int, *mut c_int, *mut c_int, *mut c_int);
     finalize = c"PMPI_Finalize": fn();
     comm_get_attr = c"PMPI_Comm_get_attr": fn(MPI_Comm, c_int, *mut c_void, *mut c_int);
     win_get_attr = c"PMPI_Win_get_attr": fn(MPI_Win, c_int, *mut c_void, *mut c_int);

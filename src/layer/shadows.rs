@@ -79,6 +79,19 @@ pub(crate) fn forget<O: Object>(key: usize) {
     }
 }
 
+/// The real handles' keys of every foreign object of `O`'s kind, in increasing order.
+pub(crate) fn keys<O: Object>() -> Vec<usize> {
+    let mut keys: Vec<usize> = maps().as_ref().map_or_else(Vec::new, |maps| {
+        maps.foreign
+            .keys()
+            .filter(|(kind, _)| *kind == slot(O::KIND))
+            .map(|(_, key)| *key)
+            .collect()
+    });
+    keys.sort_unstable();
+    keys
+}
+
 /// The kind's foreign object without attributes.
 pub(crate) fn empty<O: Object>(universe: &Universe) -> Result<O> {
     if let Some(id) = maps()
