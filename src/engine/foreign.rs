@@ -65,7 +65,15 @@ impl Universe {
     /// MPI_Type_dup make them (copy callbacks, and on a failure the copies made so far
     /// deleted and the error returned).
     pub fn foreign_dup<O: Object>(&self, source: O) -> Result<O> {
-        self.dup_object(O::KIND, source.id()).map(O::from_id)
+        self.foreign_dup_then(source, |_| ())
+    }
+
+    /// [`Universe::foreign_dup`], calling `made` with the new object before any copy callback
+    /// runs: the layer records which real object it stands for, so that the callbacks (the
+    /// delete callbacks of copies undone after a failed copy among them) get its handle.
+    pub fn foreign_dup_then<O: Object>(&self, source: O, made: impl FnOnce(O)) -> Result<O> {
+        self.dup_object_then(O::KIND, source.id(), |id| made(O::from_id(id)))
+            .map(O::from_id)
     }
 
     /// Deletes a foreign object's attributes as MPI_Comm_free does (newest first, each delete
@@ -73,12 +81,5 @@ impl Universe {
     /// the values not deleted and the error comes back.
     pub fn foreign_free<O: Object>(&self, object: O) -> Result<()> {
         self.free_object(O::KIND, object.id())
-    }
-
-    /// Drops a foreign object with what values it still has, calling no callback (its real
-    /// object went although a delete callback refused).
-    pub fn foreign_discard<O: Object>(&self, object: O) -> Result<()> {
-        self.lock()?.discard(O::KIND, object.id());
-        Ok(())
     }
 }

@@ -1746,6 +1746,17 @@ impl Universe {
     /// On failure every copy made so far is deleted with its delete callback and nothing is
     /// left behind.
     fn dup_object(&self, kind: ObjectKind, source: Id) -> Result<Id> {
+        self.dup_object_then(kind, source, |_| ())
+    }
+
+    /// [`Universe::dup_object`], calling `made` with the new object as soon as it exists,
+    /// before any copy callback runs (and with no lock held).
+    pub(crate) fn dup_object_then(
+        &self,
+        kind: ObjectKind,
+        source: Id,
+        made: impl FnOnce(Id),
+    ) -> Result<Id> {
         let target = {
             let mut state = self.lock()?;
             state.object(kind, source)?;
@@ -1763,10 +1774,14 @@ impl Universe {
             copy.predefined_values = data.predefined_values.clone();
             if let Some(attrs) = state.duplicate_attributes(kind, source)? {
                 copy.attrs = attrs;
-                return state.insert(kind, copy);
+                let target = state.insert(kind, copy)?;
+                drop(state);
+                made(target);
+                return Ok(target);
             }
             state.insert(kind, copy)?
         };
+        made(target);
         let mut unwound = None;
         let Err(error) = self.copy_attributes(kind, source, target, &mut unwound) else {
             return Ok(target);

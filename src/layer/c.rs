@@ -575,12 +575,11 @@ unsafe fn dup<K: Kind>(
     };
     // SAFETY: non-null, and the real MPI just wrote the new handle there.
     let made = unsafe { *new };
-    match universe.foreign_dup(source) {
-        Ok(copy) => {
-            shadows::bind(universe, made.key(), copy);
-            code
-        }
+    match universe.foreign_dup_then(source, |copy| shadows::bind(universe, made.key(), copy)) {
+        Ok(_) => code,
         Err(error) => {
+            // The engine freed the copy, deleting what was copied.
+            shadows::forget::<K::O>(made.key());
             let mut doomed = made;
             // SAFETY: the real MPI's free of the object it just made.
             unsafe { real_free::<K>(&mut doomed) };
@@ -606,10 +605,11 @@ unsafe fn real_free<K: Kind>(handle: *mut K::H) -> c_int {
 }
 
 /// A free: the attributes' deletes first (newest first), then the real free. If a delete
-/// callback fails, a communicator or datatype stays (the real free is not called, which
-/// leaves no other process waiting: neither MPI synchronizes in these frees) and the error
-/// is reported; a window, whose real free waits for every process, is freed all the same,
-/// the values not deleted dropped without their callbacks, and the error reported.
+/// callback fails, the object stays, as the standard has it (the real free is not called)
+/// and the error is reported. Neither MPI waits for the other processes in `MPI_Comm_free`
+/// or `MPI_Type_free`; `MPI_Win_free` does, so a window whose delete callback fails on some
+/// processes only leaves the others waiting unless the error handler ends the job, as the
+/// default `MPI_ERRORS_ARE_FATAL` does (docs/layer.md).
 unsafe fn free<K: Kind>(name: &str, handle: *mut K::H, real: impl FnOnce() -> c_int) -> c_int {
     if handle.is_null() {
         return real();
@@ -631,16 +631,7 @@ unsafe fn free<K: Kind>(name: &str, handle: *mut K::H, real: impl FnOnce() -> c_
     };
     if let Err(error) = universe.foreign_free(object) {
         let arguments = format!("handle={key:#x}");
-        if K::KIND != ObjectKind::Win {
-            return report(name, &arguments, K::on(current), &error);
-        }
-        let _ = universe.foreign_discard(object);
-        shadows::forget::<K::O>(key);
-        let code = real();
-        if code != values().success {
-            return code;
-        }
-        return report(name, &arguments, On::NoObject, &error);
+        return report(name, &arguments, K::on(current), &error);
     }
     shadows::forget::<K::O>(key);
     real()

@@ -65,6 +65,7 @@ pub const VALUES: &[(&str, &str, &str)] = &[
     ("int", "win_create_flavor", "MPI_WIN_CREATE_FLAVOR"),
     ("int", "win_model", "MPI_WIN_MODEL"),
     ("int", "combiner_named", "MPI_COMBINER_NAMED"),
+    ("int", "err_lastcode", "MPI_ERR_LASTCODE"),
 ];
 
 /// Generates `OUT_DIR/real_mpi.rs` (the real MPI's handle types) and compiles

@@ -80,7 +80,11 @@ enum On {
 /// the real MPI's number for the class.
 fn real_code(error: &Error) -> c_int {
     if let Error::Callback { code, .. } = error {
-        return *code;
+        return if valid_code(*code) {
+            *code
+        } else {
+            values().err_other
+        };
     }
     let v = values();
     match error.class() {
@@ -93,6 +97,26 @@ fn real_code(error: &Error) -> c_int {
         ErrorClass::Intern => v.err_intern,
         _ => v.err_other,
     }
+}
+
+/// Whether a callback's code is one the real MPI can interpret, to be returned as it is (the
+/// single-process library returns `MPI_ERR_OTHER` for any other, semantics.md "Errors"): a
+/// class (MPICH's and Open MPI's are below 128), or a code the real MPI's `MPI_Error_class`
+/// accepts where that function checks its argument (Open MPI, whose last predefined code is
+/// small), or one made by `MPI_Add_error_code` in MPICH (which sets bit 30 in those, and
+/// reads a class from the low bits of any number, so nothing else can be told valid there).
+fn valid_code(code: c_int) -> bool {
+    if code <= 0 {
+        return false;
+    }
+    if code < 128 {
+        return true;
+    }
+    let mut class = -1;
+    // SAFETY: the real MPI's always-valid query with an out-pointer to a local.
+    let accepted = unsafe { (functions().error_class)(code, &mut class) } == values().success;
+    let checks = values().err_lastcode < 4096;
+    accepted && (checks || code & 0x4000_0000 != 0)
 }
 
 /// Reports `error` of the call `name` (its arguments in `arguments`) as the real MPI would:

@@ -110,6 +110,7 @@ functions! {
     win_get_errhandler = c"PMPI_Win_get_errhandler": fn(MPI_Win, *mut MPI_Errhandler);
     errhandler_free = c"PMPI_Errhandler_free": fn(*mut MPI_Errhandler);
     query_thread = c"PMPI_Query_thread": fn(*mut c_int);
+    error_class = c"PMPI_Error_class": fn(c_int, *mut c_int);
     initialized = c"PMPI_Initialized": fn(*mut c_int);
     finalized = c"PMPI_Finalized": fn(*mut c_int);
 }

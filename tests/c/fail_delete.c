@@ -129,9 +129,11 @@ static void expect_attr(enum kind k, void *obj, int i, int present, intptr_t val
 static void usable(enum kind k, void *obj, const char *what)
 {
     if (k == COMM) {
-        int r = -1;
+        int r = -1, world = -2;
         CHECK_OK(MPI_Comm_rank((MPI_Comm)obj, &r));
-        CHECK_MSG(r == 0, "%s: rank %d", what, r);
+        CHECK_OK(MPI_Comm_rank(MPI_COMM_WORLD, &world));
+        CHECK_MSG(r == world, "%s: rank %d, expected %d (a duplicate of MPI_COMM_WORLD)", what,
+                  r, world);
         /* a dup copies the remaining attributes (MPI_COMM_DUP_FN); let its free succeed and
            keep the counters of the scenario */
         int saved_calls[N], saved_codes[N];

@@ -1,0 +1,288 @@
+//! The layer over real MPIs (docs/layer.md), in jobs of two processes: Debian's MPICH and
+//! Open MPI (ci/prereqs installs both for ci/test), each with the layer built for it by
+//! `ci/install PREFIX --layer NAME` (into `target/layer-tests`).
+//!
+//! The programs are the multi-process tests of `tests/layer/` and the programs of `tests/c/`
+//! that `tests/layer/from_c.txt` names (those not about the single-process library itself),
+//! built with that MPI's own wrapper and run with its `mpiexec -n 2`, the layer preloaded:
+//! each must exit 0 with `OK name` from both ranks. A last test preloads a spy library
+//! (`tests/layer/spy.c`) after the layer, which counts the calls that reach the real MPI's
+//! attribute routines: under the layer none but reads of predefined attributes may.
+//!
+//! The programs' C files do not depend on the Fortran INTEGER configuration: only the default
+//! configuration runs them.
+#![cfg(not(feature = "fortran-integer-8"))]
+
+#[macro_use]
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::{repo, run_with_timeout, show};
+
+/// Two processes of MPICH busy-poll on two cores: a program gets a generous minute.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A real MPI the layer goes over.
+struct Mpi {
+    name: &'static str,
+    mpicc: &'static [&'static str],
+    mpiexec: &'static str,
+}
+
+const MPICH: Mpi = Mpi {
+    name: "mpich",
+    mpicc: &[
+        "mpicc.mpich",
+        // MPICH's handles are ints, which the tests print through pointers.
+        "-Wno-int-to-pointer-cast",
+        "-Wno-pointer-to-int-cast",
+    ],
+    mpiexec: "mpiexec.mpich",
+};
+
+const OPEN_MPI: Mpi = Mpi {
+    name: "openmpi",
+    mpicc: &["mpicc.openmpi"],
+    mpiexec: "mpiexec.openmpi",
+};
+
+impl Mpi {
+    /// The installed layer for this MPI (installed once per test binary).
+    fn layer(&self) -> PathBuf {
+        static MPICH_LAYER: OnceLock<PathBuf> = OnceLock::new();
+        static OPEN_MPI_LAYER: OnceLock<PathBuf> = OnceLock::new();
+        let cell = if self.name == "mpich" {
+            &MPICH_LAYER
+        } else {
+            &OPEN_MPI_LAYER
+        };
+        cell.get_or_init(|| {
+            let target = repo().join("target").join("layer-tests");
+            let prefix = target.join("prefix");
+            let mut cmd = Command::new("bash");
+            cmd.arg(repo().join("ci").join("install"))
+                .arg(&prefix)
+                .arg("--layer")
+                .arg(self.name)
+                .env("CARGO_TARGET_DIR", &target);
+            let out = run_with_timeout(&mut cmd, Duration::from_secs(1200))
+                .unwrap_or_else(|e| panic!("cannot run ci/install: {e}"));
+            assert!(
+                out.status.success(),
+                "{}",
+                common::report("ci/install --layer failed", &cmd, &out)
+            );
+            prefix
+                .join("lib")
+                .join(format!("libmpiattr-{}.so", self.name))
+        })
+        .clone()
+    }
+
+    /// Compiles `source` into `target/layer-tests/NAME/`.
+    fn compile(&self, source: &Path, extra: &[&str]) -> Result<PathBuf, String> {
+        let dir = repo().join("target").join("layer-tests").join(self.name);
+        fs::create_dir_all(&dir).expect("cannot create the programs' directory");
+        let stem = source.file_stem().expect("a file name").to_string_lossy();
+        let exe = dir.join(&*stem);
+        let mut cmd = Command::new(self.mpicc[0]);
+        cmd.args(&self.mpicc[1..])
+            .args([
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Wno-deprecated-declarations",
+            ])
+            .arg("-I")
+            .arg(repo().join("tests").join("c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg(source)
+            .args(extra);
+        common::compile(&stem, &mut cmd)?;
+        Ok(exe)
+    }
+
+    /// `mpiexec -n 2` of `exe` with `preload` in the processes' LD_PRELOAD.
+    fn run(&self, exe: &Path, preload: &str) -> (Command, common::Output) {
+        let mut cmd = Command::new(self.mpiexec);
+        if self.name == "openmpi" {
+            // Debian's Open MPI makes windows only with the pt2pt component; as root it
+            // needs permission, and two processes may oversubscribe a small machine.
+            cmd.args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+                .args(["-x", &format!("LD_PRELOAD={preload}")])
+                .args(["-x", "OMPI_MCA_osc=pt2pt"]);
+        } else {
+            cmd.args(["-n", "2", "env", &format!("LD_PRELOAD={preload}")]);
+        }
+        cmd.arg(exe);
+        common::clean_library_path(&mut cmd);
+        let out = run_with_timeout(&mut cmd, TIMEOUT)
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", show(&cmd)));
+        (cmd, out)
+    }
+}
+
+/// The programs for `mpi`: `tests/layer/layer_*.c` and those of `tests/c/` named in
+/// from_c.txt and not left out over it.
+fn programs(mpi: &Mpi) -> Vec<PathBuf> {
+    let layer = repo().join("tests").join("layer");
+    let mut found: Vec<PathBuf> = fs::read_dir(&layer)
+        .expect("tests/layer")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.is_some_and(|n| n.starts_with("layer_") && n.ends_with(".c"))
+        })
+        .collect();
+    found.sort();
+    let list = fs::read_to_string(layer.join("from_c.txt")).expect("tests/layer/from_c.txt");
+    for line in list.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a name");
+        if words.next() == Some(&format!("-{}", mpi.name)) {
+            continue;
+        }
+        found.push(repo().join("tests").join("c").join(format!("{name}.c")));
+    }
+    found
+}
+
+/// Every program, with the layer, on both ranks.
+fn run_all(mpi: &Mpi) {
+    let layer = mpi.layer();
+    let mut failures = Vec::new();
+    let programs = programs(mpi);
+    assert!(programs.len() >= 10, "too few programs: {programs:?}");
+    for source in &programs {
+        let name = source
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let exe = match mpi.compile(source, &["-lpthread"]) {
+            Ok(exe) => exe,
+            Err(report) => {
+                failures.push(report);
+                continue;
+            }
+        };
+        let (cmd, out) = mpi.run(&exe, &layer.to_string_lossy());
+        let oks = out
+            .stdout
+            .lines()
+            .filter(|l| *l == format!("OK {name}"))
+            .count();
+        if !out.status.success() || oks != 2 || out.timed_out {
+            failures.push(common::report(
+                &format!("{name}: expected exit 0 and `OK {name}` from both ranks"),
+                &cmd,
+                &out,
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs failed over {} with the layer:\n{}",
+        failures.len(),
+        programs.len(),
+        mpi.name,
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn programs_over_mpich() {
+    run_all(&MPICH);
+}
+
+#[test]
+fn programs_over_open_mpi() {
+    run_all(&OPEN_MPI);
+}
+
+/// The spy's line: (calls, calls other than reads of predefined attributes), per rank.
+fn spy_counts(stderr: &str) -> Vec<(u32, u32)> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("spy: "))
+        .filter_map(|rest| {
+            let (calls, rest) = rest.split_once(" calls, ")?;
+            let others = rest.split_whitespace().next()?;
+            Some((calls.parse().ok()?, others.parse().ok()?))
+        })
+        .collect()
+}
+
+fn no_attribute_call_reaches(mpi: &Mpi) {
+    let layer = mpi.layer();
+    let dir = repo().join("tests").join("layer");
+    let spy_source = dir.join("spy.c");
+    let spy = repo()
+        .join("target")
+        .join("layer-tests")
+        .join(mpi.name)
+        .join("libspy.so");
+    fs::create_dir_all(spy.parent().expect("a directory")).expect("target/layer-tests");
+    let mut cmd = Command::new(mpi.mpicc[0]);
+    cmd.args(["-shared", "-fPIC", "-o"])
+        .arg(&spy)
+        .arg(&spy_source)
+        .arg("-ldl");
+    common::compile("spy", &mut cmd).unwrap_or_else(|report| panic!("{report}"));
+
+    // The spy sees calls that reach the real MPI: a program calling its PMPI_ routines.
+    let direct = mpi
+        .compile(&dir.join("spy_direct.c"), &[])
+        .unwrap_or_else(|report| panic!("{report}"));
+    let (cmd, out) = mpi.run(&direct, &spy.to_string_lossy());
+    let counts = spy_counts(&out.stderr);
+    assert!(
+        out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 4),
+        "{}",
+        common::report("the spy did not see the direct calls", &cmd, &out)
+    );
+
+    // Under the layer, programs full of attribute calls reach none of them.
+    for (suite, name) in [
+        ("c", "keyval_lifecycle"),
+        ("c", "attr_values"),
+        ("c", "win_attrs"),
+        ("layer", "layer_finalize"),
+    ] {
+        let source = repo().join("tests").join(suite).join(format!("{name}.c"));
+        let exe = mpi
+            .compile(&source, &[])
+            .unwrap_or_else(|report| panic!("{report}"));
+        let preload = format!("{} {}", layer.display(), spy.display());
+        let (cmd, out) = mpi.run(&exe, &preload);
+        let counts = spy_counts(&out.stderr);
+        assert!(
+            out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
+            "{}",
+            common::report(
+                &format!("{name}: an attribute call reached {}'s own code", mpi.name),
+                &cmd,
+                &out
+            )
+        );
+    }
+}
+
+#[test]
+fn no_attribute_call_reaches_mpich() {
+    no_attribute_call_reaches(&MPICH);
+}
+
+#[test]
+fn no_attribute_call_reaches_open_mpi() {
+    no_attribute_call_reaches(&OPEN_MPI);
+}
