@@ -2,9 +2,10 @@
 //! Open MPI (ci/prereqs installs both for ci/test), each with the layer built for it by
 //! `ci/install PREFIX --layer NAME` (into `target/layer-tests`).
 //!
-//! The programs are the multi-process tests of `tests/layer/` and the programs of `tests/c/`
-//! that `tests/layer/from_c.txt` names (those not about the single-process library itself),
-//! built with that MPI's own wrapper and run with its `mpiexec -n 2`, the layer preloaded:
+//! The programs are the multi-process tests of `tests/layer/`, the programs of `tests/c/`
+//! that `tests/layer/from_c.txt` names and those of `tests/fortran/` (`mpif.h`, `use mpi`,
+//! `use mpi_f08`, with their C halves) that `tests/layer/from_fortran.txt` names (those not
+//! about the single-process library itself), built with that MPI's own wrappers and run with its `mpiexec -n 2`, the layer preloaded:
 //! each must exit 0 with `OK name` from both ranks. A last test preloads a spy library
 //! (`tests/layer/spy.c`) after the layer, which counts the calls that reach the real MPI's
 //! attribute routines: under the layer none but reads of predefined attributes may.
@@ -31,6 +32,7 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 struct Mpi {
     name: &'static str,
     mpicc: &'static [&'static str],
+    mpifort: &'static str,
     mpiexec: &'static str,
 }
 
@@ -42,12 +44,14 @@ const MPICH: Mpi = Mpi {
         "-Wno-int-to-pointer-cast",
         "-Wno-pointer-to-int-cast",
     ],
+    mpifort: "mpifort.mpich",
     mpiexec: "mpiexec.mpich",
 };
 
 const OPEN_MPI: Mpi = Mpi {
     name: "openmpi",
     mpicc: &["mpicc.openmpi"],
+    mpifort: "mpifort.openmpi",
     mpiexec: "mpiexec.openmpi",
 };
 
@@ -108,6 +112,53 @@ impl Mpi {
         Ok(exe)
     }
 
+    /// Compiles the Fortran program `name` of tests/fortran (its .f or .f90 source, its C
+    /// half if it has one, and the checks module) into `target/layer-tests/NAME/fortran/`.
+    fn compile_fortran(&self, name: &str) -> Result<PathBuf, String> {
+        let sources = repo().join("tests").join("fortran");
+        let dir = repo()
+            .join("target")
+            .join("layer-tests")
+            .join(self.name)
+            .join("fortran")
+            .join(name);
+        fs::create_dir_all(&dir).expect("cannot create the programs' directory");
+        let mut objects = Vec::new();
+        let support = sources.join("support").join("checks.f90");
+        for source in std::iter::once(support).chain(
+            ["f", "f90", "c"]
+                .iter()
+                .map(|ext| sources.join(format!("{name}.{ext}")))
+                .filter(|p| p.exists()),
+        ) {
+            let c = source.extension().is_some_and(|e| e == "c");
+            let object = dir.join(format!(
+                "{}.{}.o",
+                source.file_stem().expect("a name").to_string_lossy(),
+                if c { "c" } else { "f" }
+            ));
+            let mut cmd = if c {
+                let mut cmd = Command::new(self.mpicc[0]);
+                cmd.args(&self.mpicc[1..])
+                    .args(["-std=c11", "-Wno-deprecated-declarations", "-I"])
+                    .arg(repo().join("tests").join("c"));
+                cmd
+            } else {
+                let mut cmd = Command::new(self.mpifort);
+                cmd.arg("-J").arg(&dir);
+                cmd
+            };
+            cmd.arg("-c").arg(&source).arg("-o").arg(&object);
+            common::compile(name, &mut cmd)?;
+            objects.push(object);
+        }
+        let exe = dir.join(name);
+        let mut link = Command::new(self.mpifort);
+        link.arg("-o").arg(&exe).args(&objects);
+        common::compile(name, &mut link)?;
+        Ok(exe)
+    }
+
     /// `mpiexec -n 2` of `exe` with `preload` in the processes' LD_PRELOAD.
     fn run(&self, exe: &Path, preload: &str) -> (Command, common::Output) {
         let mut cmd = Command::new(self.mpiexec);
@@ -128,9 +179,34 @@ impl Mpi {
     }
 }
 
-/// The programs for `mpi`: `tests/layer/layer_*.c` and those of `tests/c/` named in
-/// from_c.txt and not left out over it.
-fn programs(mpi: &Mpi) -> Vec<PathBuf> {
+/// The names a list of tests/layer names for `mpi` (not left out over it).
+fn listed(mpi: &Mpi, list: &str) -> Vec<String> {
+    let path = repo().join("tests").join("layer").join(list);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut names = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a name");
+        if words.next() != Some(&format!("-{}", mpi.name)) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// A program the layer runs: C (its source) or Fortran (its name in tests/fortran).
+#[derive(Debug)]
+enum Program {
+    C(PathBuf),
+    Fortran(String),
+}
+
+/// The programs for `mpi`: `tests/layer/layer_*.c`, those of `tests/c/` named in
+/// from_c.txt and those of `tests/fortran/` named in from_fortran.txt.
+fn programs(mpi: &Mpi) -> Vec<Program> {
     let layer = repo().join("tests").join("layer");
     let mut found: Vec<PathBuf> = fs::read_dir(&layer)
         .expect("tests/layer")
@@ -141,19 +217,17 @@ fn programs(mpi: &Mpi) -> Vec<PathBuf> {
         })
         .collect();
     found.sort();
-    let list = fs::read_to_string(layer.join("from_c.txt")).expect("tests/layer/from_c.txt");
-    for line in list.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut words = line.split_whitespace();
-        let name = words.next().expect("a name");
-        if words.next() == Some(&format!("-{}", mpi.name)) {
-            continue;
-        }
-        found.push(repo().join("tests").join("c").join(format!("{name}.c")));
-    }
-    found
+    let c = listed(mpi, "from_c.txt")
+        .into_iter()
+        .map(|name| repo().join("tests").join("c").join(format!("{name}.c")));
+    found.extend(c);
+    let mut programs: Vec<Program> = found.into_iter().map(Program::C).collect();
+    programs.extend(
+        listed(mpi, "from_fortran.txt")
+            .into_iter()
+            .map(Program::Fortran),
+    );
+    programs
 }
 
 /// Every program, with the layer, on both ranks.
@@ -162,13 +236,19 @@ fn run_all(mpi: &Mpi) {
     let mut failures = Vec::new();
     let programs = programs(mpi);
     assert!(programs.len() >= 10, "too few programs: {programs:?}");
-    for source in &programs {
-        let name = source
-            .file_stem()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
-        let exe = match mpi.compile(source, &["-lpthread"]) {
+    for program in &programs {
+        let (name, compiled) = match program {
+            Program::C(source) => (
+                source
+                    .file_stem()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned(),
+                mpi.compile(source, &["-lpthread"]),
+            ),
+            Program::Fortran(name) => (name.clone(), mpi.compile_fortran(name)),
+        };
+        let exe = match compiled {
             Ok(exe) => exe,
             Err(report) => {
                 failures.push(report);
@@ -249,6 +329,33 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
         out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 4),
         "{}",
         common::report("the spy did not see the direct calls", &cmd, &out)
+    );
+
+    // And the calls of the real MPI's Fortran attribute routines into its internals.
+    let fortran = mpi
+        .compile_fortran("mixed_values")
+        .unwrap_or_else(|report| panic!("{report}"));
+    let (cmd, out) = mpi.run(&fortran, &spy.to_string_lossy());
+    let counts = spy_counts(&out.stderr);
+    assert!(
+        counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 1),
+        "{}",
+        common::report("the spy did not see the Fortran calls", &cmd, &out)
+    );
+    let preload = format!("{} {}", layer.display(), spy.display());
+    let (cmd, out) = mpi.run(&fortran, &preload);
+    let counts = spy_counts(&out.stderr);
+    assert!(
+        out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
+        "{}",
+        common::report(
+            &format!(
+                "mixed_values: an attribute call reached {}'s own code",
+                mpi.name
+            ),
+            &cmd,
+            &out
+        )
     );
 
     // Under the layer, programs full of attribute calls reach none of them.

@@ -5,7 +5,8 @@
 use std::ffi::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::real::{functions, key_of, values, Handle, MPI_Comm, MPI_Datatype, MPI_Info};
+use super::real::{conversions, functions, key_of, values, Handle, MPI_Comm, MPI_Datatype};
+use super::real::{MPI_Fint, MPI_Info};
 use super::real::{MPI_Request, MPI_Win};
 use super::{report, shadows, universe, On};
 use crate::engine::{
@@ -14,7 +15,7 @@ use crate::engine::{
 };
 
 /// What differs between communicators, datatypes and windows.
-trait Kind {
+pub(super) trait Kind: 'static {
     /// The real MPI's handle.
     type H: Handle + 'static;
     /// The engine's foreign object.
@@ -35,11 +36,17 @@ trait Kind {
     ) -> c_int;
     /// The real MPI's predefined callbacks: no copy, no delete, copy the value.
     fn callbacks() -> [*mut c_void; 3];
+    /// The real MPI's C handle of a Fortran handle, and back.
+    fn f2c(handle: MPI_Fint) -> Self::H;
+    fn c2f(handle: Self::H) -> MPI_Fint;
+    /// The symbols of the real MPI's Fortran predefined callbacks of this kind: no copy, no
+    /// delete, copy the value.
+    const FORTRAN_CALLBACKS: [&'static str; 3];
 }
 
-struct CommKind;
-struct TypeKind;
-struct WinKind;
+pub(super) struct CommKind;
+pub(super) struct TypeKind;
+pub(super) struct WinKind;
 
 impl Kind for CommKind {
     type H = MPI_Comm;
@@ -77,6 +84,19 @@ impl Kind for CommKind {
         let v = values();
         [v.comm_null_copy_fn, v.comm_null_delete_fn, v.comm_dup_fn]
     }
+    fn f2c(handle: MPI_Fint) -> Self::H {
+        // SAFETY: the real MPI's conversion, defined for every value.
+        unsafe { (conversions().comm_f2c)(handle) }
+    }
+    fn c2f(handle: Self::H) -> MPI_Fint {
+        // SAFETY: as above.
+        unsafe { (conversions().comm_c2f)(handle) }
+    }
+    const FORTRAN_CALLBACKS: [&'static str; 3] = [
+        "mpi_comm_null_copy_fn",
+        "mpi_comm_null_delete_fn",
+        "mpi_comm_dup_fn",
+    ];
 }
 
 impl Kind for TypeKind {
@@ -99,6 +119,19 @@ impl Kind for TypeKind {
         let v = values();
         [v.type_null_copy_fn, v.type_null_delete_fn, v.type_dup_fn]
     }
+    fn f2c(handle: MPI_Fint) -> Self::H {
+        // SAFETY: the real MPI's conversion, defined for every value.
+        unsafe { (conversions().type_f2c)(handle) }
+    }
+    fn c2f(handle: Self::H) -> MPI_Fint {
+        // SAFETY: as above.
+        unsafe { (conversions().type_c2f)(handle) }
+    }
+    const FORTRAN_CALLBACKS: [&'static str; 3] = [
+        "mpi_type_null_copy_fn",
+        "mpi_type_null_delete_fn",
+        "mpi_type_dup_fn",
+    ];
 }
 
 impl Kind for WinKind {
@@ -135,6 +168,19 @@ impl Kind for WinKind {
         let v = values();
         [v.win_null_copy_fn, v.win_null_delete_fn, v.win_dup_fn]
     }
+    fn f2c(handle: MPI_Fint) -> Self::H {
+        // SAFETY: the real MPI's conversion, defined for every value.
+        unsafe { (conversions().win_f2c)(handle) }
+    }
+    fn c2f(handle: Self::H) -> MPI_Fint {
+        // SAFETY: as above.
+        unsafe { (conversions().win_c2f)(handle) }
+    }
+    const FORTRAN_CALLBACKS: [&'static str; 3] = [
+        "mpi_win_null_copy_fn",
+        "mpi_win_null_delete_fn",
+        "mpi_win_dup_fn",
+    ];
 }
 
 /// A C copy callback: `(handle, keyval, extra_state, value_in, value_out, flag)`.
@@ -163,7 +209,7 @@ thread_local! {
 }
 
 /// Calls a user callback, counted in [`UNRETURNED`] until it returns.
-fn counted(call: impl FnOnce() -> c_int) -> c_int {
+pub(super) fn counted(call: impl FnOnce() -> c_int) -> c_int {
     UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
     let code = call();
     UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
@@ -250,7 +296,7 @@ unsafe impl<H> Sync for CDelete<H> {}
 /// Notes where the call enters, as the single-process library's shells do, so that a
 /// callback left by `longjmp` is told from one still running (src/engine/mod.rs).
 #[inline(always)]
-fn guarded(name: &'static str, body: impl FnOnce() -> c_int) -> c_int {
+pub(super) fn guarded(name: &'static str, body: impl FnOnce() -> c_int) -> c_int {
     let anchor = 0u8;
     let previous = super::made()
         .filter(|universe| universe.has_callbacks())
@@ -350,7 +396,7 @@ entry! {
 
 /// The engine's view of a handle the program passed: `Err(code)` once reported if it is the
 /// null handle.
-fn live<K: Kind>(name: &str, arguments: &str, handle: K::H) -> Result<usize, c_int> {
+pub(super) fn live<K: Kind>(name: &str, arguments: &str, handle: K::H) -> Result<usize, c_int> {
     let key = handle.key();
     if key == key_of(K::null()) {
         let error = Error::InvalidHandle(K::KIND, HandleProblem::Null);
@@ -366,68 +412,80 @@ unsafe fn create_keyval<K: Kind>(
     keyval: *mut c_int,
     extra: *mut c_void,
 ) -> c_int {
-    let universe = match universe(name) {
-        Ok(universe) => universe,
-        Err(code) => return code,
-    };
     let arguments =
         format!("copy={copy:p}, delete={delete:p}, keyval={keyval:p}, extra_state={extra:p}");
+    let actions = || {
+        let [null_copy, null_delete, dup] = K::callbacks();
+        let v = values();
+        // What no callback can be: an address in the first page, a predefined copy function
+        // as the delete callback, a predefined delete function as the copy callback.
+        let copies = [null_copy, dup, v.null_copy_fn, v.dup_fn];
+        let deletes = [null_delete, v.null_delete_fn];
+        let low = |f: *mut c_void| !f.is_null() && (f as usize) < 4096;
+        let misplaced =
+            |f: *mut c_void, others: &[*mut c_void]| !f.is_null() && others.contains(&f);
+        if low(copy) || low(delete) || misplaced(delete, &copies) || misplaced(copy, &deletes) {
+            return Err(Error::InvalidArgument(
+                "a callback that is no function of its kind",
+            ));
+        }
+        let copy = if copy.is_null() || copy == null_copy || copy == v.null_copy_fn {
+            CopyAction::Null
+        } else if copy == dup || copy == v.dup_fn {
+            CopyAction::Dup
+        } else {
+            // SAFETY: the program passed a copy callback of its kind's type.
+            let function = unsafe { std::mem::transmute::<*mut c_void, RawCopy<K::H>>(copy) };
+            CopyAction::Call(std::sync::Arc::new(CCopy {
+                function,
+                extra_state: extra as usize,
+            }))
+        };
+        let delete = if delete.is_null() || delete == null_delete || delete == v.null_delete_fn {
+            DeleteAction::Null
+        } else {
+            // SAFETY: the program passed a delete callback of its kind's type.
+            let function = unsafe { std::mem::transmute::<*mut c_void, RawDelete<K::H>>(delete) };
+            DeleteAction::Call(std::sync::Arc::new(CDelete {
+                function,
+                extra_state: extra as usize,
+            }))
+        };
+        Ok((copy, delete))
+    };
     if keyval.is_null() {
-        return report(
-            name,
-            &arguments,
-            On::NoObject,
-            &Error::NullArgument("keyval"),
-        );
-    }
-    let [null_copy, null_delete, dup] = K::callbacks();
-    let v = values();
-    // What no callback can be: an address in the first page, a predefined copy function as
-    // the delete callback, a predefined delete function as the copy callback.
-    let copies = [null_copy, dup, v.null_copy_fn, v.dup_fn];
-    let deletes = [null_delete, v.null_delete_fn];
-    let low = |f: *mut c_void| !f.is_null() && (f as usize) < 4096;
-    let misplaced = |f: *mut c_void, others: &[*mut c_void]| !f.is_null() && others.contains(&f);
-    if low(copy) || low(delete) || misplaced(delete, &copies) || misplaced(copy, &deletes) {
-        let error = Error::InvalidArgument("a callback that is no function of its kind");
+        let error = Error::NullArgument("keyval");
         return report(name, &arguments, On::NoObject, &error);
     }
-    let copy = if copy.is_null() || copy == null_copy || copy == v.null_copy_fn {
-        CopyAction::Null
-    } else if copy == dup || copy == v.dup_fn {
-        CopyAction::Dup
-    } else {
-        // SAFETY: the program passed a copy callback of its kind's type.
-        let function = unsafe { std::mem::transmute::<*mut c_void, RawCopy<K::H>>(copy) };
-        CopyAction::Call(std::sync::Arc::new(CCopy {
-            function,
-            extra_state: extra as usize,
-        }))
-    };
-    let delete = if delete.is_null() || delete == null_delete || delete == v.null_delete_fn {
-        DeleteAction::Null
-    } else {
-        // SAFETY: the program passed a delete callback of its kind's type.
-        let function = unsafe { std::mem::transmute::<*mut c_void, RawDelete<K::H>>(delete) };
-        DeleteAction::Call(std::sync::Arc::new(CDelete {
-            function,
-            extra_state: extra as usize,
-        }))
-    };
-    let spec = KeyvalSpec {
-        kind: K::KIND,
-        language: Language::C,
-        copy,
-        delete,
-    };
-    match universe.create_keyval(spec) {
+    match make_keyval::<K>(name, &arguments, Language::C, actions) {
         Ok(made) => {
             // SAFETY: checked non-null above; the program's int.
-            unsafe { *keyval = made.0 };
-            v.success
+            unsafe { *keyval = made };
+            values().success
         }
-        Err(error) => report(name, &arguments, On::NoObject, &error),
+        Err(code) => code,
     }
+}
+
+/// A keyval of kind `K` whose callbacks follow `language`'s convention: its number, or the
+/// code of the error reported.
+pub(super) fn make_keyval<K: Kind>(
+    name: &str,
+    arguments: &str,
+    language: Language,
+    actions: impl FnOnce() -> crate::engine::Result<(CopyAction, DeleteAction)>,
+) -> Result<c_int, c_int> {
+    let universe = universe(name)?;
+    let made = actions().and_then(|(copy, delete)| {
+        universe.create_keyval(KeyvalSpec {
+            kind: K::KIND,
+            language,
+            copy,
+            delete,
+        })
+    });
+    made.map(|keyval| keyval.0)
+        .map_err(|error| report(name, arguments, On::NoObject, &error))
 }
 
 unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
@@ -460,26 +518,38 @@ unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
 }
 
 unsafe fn set_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int, value: *mut c_void) -> c_int {
-    let universe = match universe(name) {
-        Ok(universe) => universe,
-        Err(code) => return code,
-    };
     let arguments = format!(
         "handle={:#x}, keyval={keyval}, value={value:p}",
         handle.key()
     );
-    let key = match live::<K>(name, &arguments, handle) {
+    set_value::<K>(name, &arguments, handle, keyval, Language::C, value as Word)
+}
+
+/// Sets a value given in `language`'s view.
+pub(super) fn set_value<K: Kind>(
+    name: &str,
+    arguments: &str,
+    handle: K::H,
+    keyval: c_int,
+    language: Language,
+    word: Word,
+) -> c_int {
+    let universe = match universe(name) {
+        Ok(universe) => universe,
+        Err(code) => return code,
+    };
+    let key = match live::<K>(name, arguments, handle) {
         Ok(key) => key,
         Err(code) => return code,
     };
     if K::predefined(keyval) {
-        return report(name, &arguments, K::on(handle), &Error::PredefinedKeyval);
+        return report(name, arguments, K::on(handle), &Error::PredefinedKeyval);
     }
     let done = shadows::find_or_make::<K::O>(universe, key)
-        .and_then(|object| universe.set_attr(object, Keyval(keyval), Language::C, value as Word));
+        .and_then(|object| universe.set_attr(object, Keyval(keyval), language, word));
     match done {
         Ok(()) => values().success,
-        Err(error) => report(name, &arguments, K::on(handle), &error),
+        Err(error) => report(name, arguments, K::on(handle), &error),
     }
 }
 
@@ -490,32 +560,21 @@ unsafe fn get_attr<K: Kind>(
     value: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    let universe = match universe(name) {
-        Ok(universe) => universe,
-        Err(code) => return code,
-    };
     let arguments = format!(
         "handle={:#x}, keyval={keyval}, value={value:p}, flag={flag:p}",
         handle.key()
     );
-    let key = match live::<K>(name, &arguments, handle) {
-        Ok(key) => key,
-        Err(code) => return code,
-    };
-    if K::predefined(keyval) {
-        // SAFETY: the program's arguments, for the real MPI's own predefined attribute.
-        return unsafe { K::real_get(handle, keyval, value, flag) };
-    }
     for (pointer, what) in [(value.is_null(), "attribute_val"), (flag.is_null(), "flag")] {
         if pointer {
-            return report(name, &arguments, K::on(handle), &Error::NullArgument(what));
+            let on = if handle.key() == key_of(K::null()) {
+                On::NoObject
+            } else {
+                K::on(handle)
+            };
+            return report(name, &arguments, on, &Error::NullArgument(what));
         }
     }
-    let object = match shadows::find::<K::O>(key) {
-        Some(object) => Ok(object),
-        None => shadows::empty::<K::O>(universe),
-    };
-    match object.and_then(|object| universe.get_attr(object, Keyval(keyval), Language::C)) {
+    match get_value::<K>(name, &arguments, handle, keyval, Language::C) {
         Ok(found) => {
             // SAFETY: checked non-null; the program passed a `void **` as `value` and an int.
             unsafe {
@@ -526,22 +585,83 @@ unsafe fn get_attr<K: Kind>(
             }
             values().success
         }
-        Err(error) => report(name, &arguments, K::on(handle), &error),
+        Err(code) => code,
     }
 }
 
+/// The value an object has for `keyval` in `view`, or the code of the error reported. The
+/// real MPI's predefined attributes come from it: C's view is what it gives (a pointer to
+/// the value, `MPI_WIN_BASE` the address itself), Fortran's the value.
+pub(super) fn get_value<K: Kind>(
+    name: &str,
+    arguments: &str,
+    handle: K::H,
+    keyval: c_int,
+    view: Language,
+) -> Result<Option<Word>, c_int> {
+    let universe = universe(name)?;
+    let key = live::<K>(name, arguments, handle)?;
+    if K::predefined(keyval) {
+        let mut pointer: *mut c_void = std::ptr::null_mut();
+        let mut flag: c_int = 0;
+        // SAFETY: the real MPI's read of its own attribute into locals.
+        let code = unsafe {
+            K::real_get(
+                handle,
+                keyval,
+                (&mut pointer as *mut *mut c_void).cast(),
+                &mut flag,
+            )
+        };
+        if code != values().success {
+            return Err(code);
+        }
+        if flag == 0 {
+            return Ok(None);
+        }
+        let v = values();
+        let word = if view == Language::C || keyval == v.win_base {
+            pointer as Word
+        } else if keyval == v.win_size {
+            // SAFETY: the real MPI's pointer to its window's size, an MPI_Aint.
+            unsafe { *pointer.cast::<isize>() as Word }
+        } else {
+            // SAFETY: the real MPI's pointer to an int value.
+            unsafe { *pointer.cast::<c_int>() as Word }
+        };
+        return Ok(Some(word));
+    }
+    let object = match shadows::find::<K::O>(key) {
+        Some(object) => Ok(object),
+        None => shadows::empty::<K::O>(universe),
+    };
+    object
+        .and_then(|object| universe.get_attr(object, Keyval(keyval), view))
+        .map_err(|error| report(name, arguments, K::on(handle), &error))
+}
+
 unsafe fn delete_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int) -> c_int {
+    let arguments = format!("handle={:#x}, keyval={keyval}", handle.key());
+    delete_value::<K>(name, &arguments, handle, keyval)
+}
+
+/// Deletes an object's value for `keyval`.
+pub(super) fn delete_value<K: Kind>(
+    name: &str,
+    arguments: &str,
+    handle: K::H,
+    keyval: c_int,
+) -> c_int {
     let universe = match universe(name) {
         Ok(universe) => universe,
         Err(code) => return code,
     };
-    let arguments = format!("handle={:#x}, keyval={keyval}", handle.key());
-    let key = match live::<K>(name, &arguments, handle) {
+    let key = match live::<K>(name, arguments, handle) {
         Ok(key) => key,
         Err(code) => return code,
     };
     if K::predefined(keyval) {
-        return report(name, &arguments, K::on(handle), &Error::PredefinedKeyval);
+        return report(name, arguments, K::on(handle), &Error::PredefinedKeyval);
     }
     let object = match shadows::find::<K::O>(key) {
         Some(object) => Ok(object),
@@ -549,7 +669,7 @@ unsafe fn delete_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int) -> c_int
     };
     match object.and_then(|object| universe.delete_attr(object, Keyval(keyval))) {
         Ok(()) => values().success,
-        Err(error) => report(name, &arguments, K::on(handle), &error),
+        Err(error) => report(name, arguments, K::on(handle), &error),
     }
 }
 

@@ -8,9 +8,11 @@
 //! - [`real`]: the MPI underneath (its handle types, constants and functions);
 //! - [`shadows`]: which foreign object of the engine holds which real object's attributes;
 //! - [`c`]: the C entry points;
+//! - [`fortran`]: the Fortran ones;
 //! - here: the universe, and reporting errors through the real MPI's error handlers.
 
 mod c;
+mod fortran;
 mod real;
 mod shadows;
 

@@ -18,6 +18,8 @@ mod bindings {
     include!(concat!(env!("OUT_DIR"), "/real_mpi.rs"));
 }
 pub(crate) use bindings::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Request, MPI_Win};
+/// The real MPI's Fortran INTEGER.
+pub(crate) type MPI_Fint = bindings::mpiattr_real_fint;
 
 include!(concat!(env!("OUT_DIR"), "/layer_values.rs"));
 
@@ -113,6 +115,86 @@ functions! {
     error_class = c"PMPI_Error_class": fn(c_int, *mut c_int);
     initialized = c"PMPI_Initialized": fn(*mut c_int);
     finalized = c"PMPI_Finalized": fn(*mut c_int);
+}
+
+/// The real MPI's conversions between Fortran and C handles.
+pub(crate) struct Conversions {
+    pub(crate) comm_f2c: unsafe extern "C" fn(MPI_Fint) -> MPI_Comm,
+    pub(crate) comm_c2f: unsafe extern "C" fn(MPI_Comm) -> MPI_Fint,
+    pub(crate) type_f2c: unsafe extern "C" fn(MPI_Fint) -> MPI_Datatype,
+    pub(crate) type_c2f: unsafe extern "C" fn(MPI_Datatype) -> MPI_Fint,
+    pub(crate) win_f2c: unsafe extern "C" fn(MPI_Fint) -> MPI_Win,
+    pub(crate) win_c2f: unsafe extern "C" fn(MPI_Win) -> MPI_Fint,
+}
+
+/// The real MPI's conversions, found at the first use. MPICH has none to find (its `mpi.h`
+/// makes them casts: its Fortran handle is the C one): then they are the identity.
+pub(crate) fn conversions() -> &'static Conversions {
+    static CONVERSIONS: OnceLock<Conversions> = OnceLock::new();
+    CONVERSIONS.get_or_init(|| {
+        unsafe extern "C" fn f2c<H: Handle>(handle: MPI_Fint) -> H {
+            H::from_key(handle as isize as usize)
+        }
+        unsafe extern "C" fn c2f<H: Handle>(handle: H) -> MPI_Fint {
+            handle.key() as MPI_Fint
+        }
+        macro_rules! found {
+            ($symbol:literal, $identity:expr, $type:ty) => {
+                match next_if_any($symbol) {
+                    // SAFETY: the real MPI's function of this name, with the signature its
+                    // mpi.h declares.
+                    Some(address) => unsafe { std::mem::transmute::<*mut c_void, $type>(address) },
+                    None => $identity,
+                }
+            };
+        }
+        Conversions {
+            comm_f2c: found!(
+                c"PMPI_Comm_f2c",
+                f2c::<MPI_Comm>,
+                unsafe extern "C" fn(MPI_Fint) -> MPI_Comm
+            ),
+            comm_c2f: found!(
+                c"PMPI_Comm_c2f",
+                c2f::<MPI_Comm>,
+                unsafe extern "C" fn(MPI_Comm) -> MPI_Fint
+            ),
+            type_f2c: found!(
+                c"PMPI_Type_f2c",
+                f2c::<MPI_Datatype>,
+                unsafe extern "C" fn(MPI_Fint) -> MPI_Datatype
+            ),
+            type_c2f: found!(
+                c"PMPI_Type_c2f",
+                c2f::<MPI_Datatype>,
+                unsafe extern "C" fn(MPI_Datatype) -> MPI_Fint
+            ),
+            win_f2c: found!(
+                c"PMPI_Win_f2c",
+                f2c::<MPI_Win>,
+                unsafe extern "C" fn(MPI_Fint) -> MPI_Win
+            ),
+            win_c2f: found!(
+                c"PMPI_Win_c2f",
+                c2f::<MPI_Win>,
+                unsafe extern "C" fn(MPI_Win) -> MPI_Fint
+            ),
+        }
+    })
+}
+
+/// The next definition of `symbol` after this library, if there is one.
+fn next_if_any(symbol: &CStr) -> Option<*mut c_void> {
+    // SAFETY: dlsym with a NUL-terminated name.
+    let address = unsafe { libc::dlsym(libc::RTLD_NEXT, symbol.as_ptr()) };
+    (!address.is_null()).then_some(address)
+}
+
+/// The address of a symbol as the program sees it (its canonical address), if defined.
+pub(crate) fn address_of(symbol: &CStr) -> Option<usize> {
+    // SAFETY: dlsym with a NUL-terminated name.
+    let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, symbol.as_ptr()) };
+    (!address.is_null()).then_some(address as usize)
 }
 
 /// The next definition of `symbol` after this library: the real MPI's. A real MPI without

@@ -1,0 +1,351 @@
+//! The layer's Fortran routines (`mpif.h`, `use mpi`, and the `use mpi_f08` symbols whose
+//! arguments have the same layout): the attribute routines, which neither MPI's Fortran
+//! library sends through the C ones (MPICH calls its internals with the number of a keyval,
+//! Open MPI its own attribute code). Their symbols, in every form either MPI's Fortran
+//! libraries export, are generated from one table (src/layer/generate.rs). The routines that
+//! copy or delete attributes need no Fortran form here: both MPIs' Fortran `MPI_COMM_DUP`,
+//! `MPI_COMM_FREE`, `MPI_FINALIZE` ... call the C functions, which the layer has.
+//!
+//! Handles are the real MPI's Fortran INTEGERs, converted with its `MPI_*_f2c` and `_c2f`;
+//! values are INTEGER(KIND=MPI_ADDRESS_KIND) (`MPI_*_SET_ATTR`) or default INTEGERs
+//! (`MPI_ATTR_PUT`, `MPI_KEYVAL_CREATE`), and each reader sees the engine's view
+//! (attributes.md §3).
+
+use std::ffi::{c_int, CString};
+use std::sync::atomic::AtomicIsize;
+use std::sync::Arc;
+
+use super::c::{
+    delete_value, get_value, guarded, make_keyval, set_value, CommKind, Kind, TypeKind, WinKind,
+};
+use super::real::{address_of, values, MPI_Fint};
+use super::{report, shadows, universe, On};
+use crate::engine::{
+    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, Language,
+    Universe, Word,
+};
+
+/// A Fortran procedure as passed by reference to a create routine.
+type FProc = Option<unsafe extern "C" fn()>;
+
+/// A value's width: an address-kind INTEGER or a default INTEGER.
+trait Width: Copy + Default + Send + Sync + 'static {
+    fn from_word(word: Word) -> Self;
+    fn into_word(self) -> Word;
+}
+
+impl Width for Word {
+    fn from_word(word: Word) -> Word {
+        word
+    }
+    fn into_word(self) -> Word {
+        self
+    }
+}
+
+impl Width for MPI_Fint {
+    fn from_word(word: Word) -> MPI_Fint {
+        word as MPI_Fint
+    }
+    fn into_word(self) -> Word {
+        self as Word
+    }
+}
+
+/// Fortran's copy callback: every argument by reference.
+type CopyFn<T> = unsafe extern "C" fn(
+    *mut MPI_Fint,
+    *mut MPI_Fint,
+    *mut T,
+    *mut T,
+    *mut T,
+    *mut MPI_Fint,
+    *mut MPI_Fint,
+);
+/// Fortran's delete callback.
+type DeleteFn<T> =
+    unsafe extern "C" fn(*mut MPI_Fint, *mut MPI_Fint, *mut T, *mut T, *mut MPI_Fint);
+
+/// The keyval's extra state: one cell both callbacks get a reference to (what one stores
+/// there, the next sees); a default INTEGER is its low part (x86-64 is little-endian).
+type ExtraState = Arc<AtomicIsize>;
+
+struct FCopy<K: Kind, T> {
+    function: CopyFn<T>,
+    extra_state: ExtraState,
+    kind: std::marker::PhantomData<fn() -> K>,
+}
+
+impl<K: Kind, T: Width> CopyCallback for FCopy<K, T> {
+    fn copy(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> Result<Option<Word>, i32> {
+        let real = shadows::real_key(object).ok_or(values().err_intern)?;
+        let mut handle = K::c2f(super::real::Handle::from_key(real));
+        let mut keyval = keyval.0 as MPI_Fint;
+        let mut input = T::from_word(value);
+        let mut output = T::default();
+        let mut flag: MPI_Fint = 0;
+        let mut ierror: MPI_Fint = values().success;
+        super::c::counted(|| {
+            // SAFETY: the user's Fortran callback with its convention's arguments, each a
+            // local that outlives the call (the extra state lives in `self`).
+            unsafe {
+                (self.function)(
+                    &mut handle,
+                    &mut keyval,
+                    self.extra_state.as_ptr().cast::<T>(),
+                    &mut input,
+                    &mut output,
+                    &mut flag,
+                    &mut ierror,
+                )
+            };
+            0
+        });
+        if ierror != values().success {
+            return Err(ierror);
+        }
+        Ok((flag != 0).then(|| output.into_word()))
+    }
+}
+
+struct FDelete<K: Kind, T> {
+    function: DeleteFn<T>,
+    extra_state: ExtraState,
+    kind: std::marker::PhantomData<fn() -> K>,
+}
+
+impl<K: Kind, T: Width> DeleteCallback for FDelete<K, T> {
+    fn delete(
+        &self,
+        _: &Universe,
+        object: AnyObject,
+        keyval: Keyval,
+        value: Word,
+    ) -> Result<(), i32> {
+        let real = shadows::real_key(object).ok_or(values().err_intern)?;
+        let mut handle = K::c2f(super::real::Handle::from_key(real));
+        let mut keyval = keyval.0 as MPI_Fint;
+        let mut value = T::from_word(value);
+        let mut ierror: MPI_Fint = values().success;
+        super::c::counted(|| {
+            // SAFETY: as for the copy callback.
+            unsafe {
+                (self.function)(
+                    &mut handle,
+                    &mut keyval,
+                    &mut value,
+                    self.extra_state.as_ptr().cast::<T>(),
+                    &mut ierror,
+                )
+            };
+            0
+        });
+        if ierror == values().success {
+            Ok(())
+        } else {
+            Err(ierror)
+        }
+    }
+}
+
+/// What a Fortran predefined callback stands for.
+#[derive(PartialEq)]
+enum Predefined {
+    NullCopy,
+    NullDelete,
+    Dup,
+}
+
+/// Which of the real MPI's Fortran predefined callbacks `function` is, by the address the
+/// program has for them.
+fn predefined<K: Kind>(function: usize) -> Option<Predefined> {
+    let [null_copy, null_delete, dup] = K::FORTRAN_CALLBACKS;
+    let named = [
+        (null_copy, Predefined::NullCopy),
+        ("mpi_null_copy_fn", Predefined::NullCopy),
+        (null_delete, Predefined::NullDelete),
+        ("mpi_null_delete_fn", Predefined::NullDelete),
+        (dup, Predefined::Dup),
+        ("mpi_dup_fn", Predefined::Dup),
+    ];
+    named.into_iter().find_map(|(name, what)| {
+        let symbol = CString::new(format!("{name}_")).ok()?;
+        (address_of(&symbol) == Some(function)).then_some(what)
+    })
+}
+
+/// The callbacks of a Fortran create routine.
+fn actions<K: Kind, T: Width>(
+    copy: FProc,
+    delete: FProc,
+    extra_state: Word,
+) -> crate::engine::Result<(CopyAction, DeleteAction)> {
+    let cell: ExtraState = Arc::new(AtomicIsize::new(extra_state));
+    let copy_kind = copy.and_then(|f| predefined::<K>(f as usize));
+    let delete_kind = delete.and_then(|f| predefined::<K>(f as usize));
+    if delete_kind == Some(Predefined::Dup) || copy_kind == Some(Predefined::NullDelete) {
+        return Err(Error::InvalidArgument(
+            "a predefined callback in the other callback's place",
+        ));
+    }
+    let copy = match (copy, copy_kind) {
+        (_, Some(Predefined::Dup)) => CopyAction::Dup,
+        (None, _) | (_, Some(_)) => CopyAction::Null,
+        (Some(function), None) => CopyAction::Call(Arc::new(FCopy::<K, T> {
+            // SAFETY: a Fortran procedure passed as a copy callback has this convention.
+            function: unsafe { std::mem::transmute::<unsafe extern "C" fn(), CopyFn<T>>(function) },
+            extra_state: cell.clone(),
+            kind: std::marker::PhantomData,
+        })),
+    };
+    let delete = match (delete, delete_kind) {
+        (None, _) | (_, Some(_)) => DeleteAction::Null,
+        (Some(function), None) => DeleteAction::Call(Arc::new(FDelete::<K, T> {
+            // SAFETY: as above, with the delete convention.
+            function: unsafe {
+                std::mem::transmute::<unsafe extern "C" fn(), DeleteFn<T>>(function)
+            },
+            extra_state: cell,
+            kind: std::marker::PhantomData,
+        })),
+    };
+    Ok((copy, delete))
+}
+
+/// Writes IERROR (absent in a `use mpi_f08` call that leaves it out).
+fn answer(ierror: *mut MPI_Fint, code: c_int) {
+    if !ierror.is_null() {
+        // SAFETY: the program's INTEGER.
+        unsafe { *ierror = code };
+    }
+}
+
+/// MPI_*_CREATE_KEYVAL and MPI_KEYVAL_CREATE.
+unsafe fn create_keyval<K: Kind, T: Width>(
+    name: &'static str,
+    copy: FProc,
+    delete: FProc,
+    keyval: *mut MPI_Fint,
+    extra_state: *const T,
+    ierror: *mut MPI_Fint,
+    language: Language,
+) {
+    let code = guarded(name, || {
+        // SAFETY: the program's INTEGER.
+        let extra = unsafe { *extra_state }.into_word();
+        let arguments = format!("extra_state={extra}");
+        match make_keyval::<K>(name, &arguments, language, || {
+            actions::<K, T>(copy, delete, extra)
+        }) {
+            Ok(made) => {
+                // SAFETY: the program's INTEGER.
+                unsafe { *keyval = made };
+                values().success
+            }
+            Err(code) => code,
+        }
+    });
+    answer(ierror, code);
+}
+
+/// MPI_*_FREE_KEYVAL and MPI_KEYVAL_FREE.
+unsafe fn free_keyval<K: Kind>(name: &'static str, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    let code = guarded(name, || {
+        let universe = match universe(name) {
+            Ok(universe) => universe,
+            Err(code) => return code,
+        };
+        // SAFETY: the program's INTEGER.
+        let number = c_keyval(unsafe { *keyval });
+        let arguments = format!("keyval={number}");
+        if K::predefined(number) {
+            return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
+        }
+        match universe.free_keyval(K::KIND, Keyval(number)) {
+            Ok(()) => {
+                // SAFETY: as above.
+                unsafe { *keyval = values().keyval_invalid };
+                values().success
+            }
+            Err(error) => report(name, &arguments, On::NoObject, &error),
+        }
+    });
+    answer(ierror, code);
+}
+
+/// MPI_*_SET_ATTR and MPI_ATTR_PUT.
+unsafe fn set_attr<K: Kind, T: Width>(
+    name: &'static str,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: *const T,
+    ierror: *mut MPI_Fint,
+    language: Language,
+) {
+    let code = guarded(name, || {
+        // SAFETY: the program's INTEGERs.
+        let (handle, keyval, value) = unsafe { (*handle, c_keyval(*keyval), (*value).into_word()) };
+        let arguments = format!("handle={handle}, keyval={keyval}, value={value}");
+        set_value::<K>(name, &arguments, K::f2c(handle), keyval, language, value)
+    });
+    answer(ierror, code);
+}
+
+/// MPI_*_GET_ATTR and MPI_ATTR_GET.
+unsafe fn get_attr<K: Kind, T: Width>(
+    name: &'static str,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: *mut T,
+    flag: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+    view: Language,
+) {
+    let code = guarded(name, || {
+        // SAFETY: the program's INTEGERs.
+        let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };
+        let arguments = format!("handle={handle}, keyval={keyval}");
+        match get_value::<K>(name, &arguments, K::f2c(handle), keyval, view) {
+            Ok(found) => {
+                // SAFETY: the program's INTEGER and LOGICAL.
+                unsafe {
+                    if let Some(word) = found {
+                        *value = T::from_word(word);
+                    }
+                    *flag = MPI_Fint::from(found.is_some());
+                }
+                values().success
+            }
+            Err(code) => code,
+        }
+    });
+    answer(ierror, code);
+}
+
+/// MPI_*_DELETE_ATTR and MPI_ATTR_DELETE.
+unsafe fn delete_attr<K: Kind>(
+    name: &'static str,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let code = guarded(name, || {
+        // SAFETY: the program's INTEGERs.
+        let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };
+        let arguments = format!("handle={handle}, keyval={keyval}");
+        delete_value::<K>(name, &arguments, K::f2c(handle), keyval)
+    });
+    answer(ierror, code);
+}
+
+// The predefined keyvals' Fortran numbers (src/layer/generate.rs).
+include!(concat!(env!("OUT_DIR"), "/layer_fortran_keyvals.rs"));
+
+// The exported symbols (src/layer/generate.rs).
+include!(concat!(env!("OUT_DIR"), "/layer_fortran.rs"));
