@@ -396,7 +396,11 @@ entry! {
 
 /// The engine's view of a handle the program passed: `Err(code)` once reported if it is the
 /// null handle.
-pub(super) fn live<K: Kind>(name: &str, arguments: &str, handle: K::H) -> Result<usize, c_int> {
+pub(super) fn live<K: Kind>(
+    name: &str,
+    arguments: &dyn Fn() -> String,
+    handle: K::H,
+) -> Result<usize, c_int> {
     let key = handle.key();
     if key == key_of(K::null()) {
         let error = Error::InvalidHandle(K::KIND, HandleProblem::Null);
@@ -413,7 +417,7 @@ unsafe fn create_keyval<K: Kind>(
     extra: *mut c_void,
 ) -> c_int {
     let arguments =
-        format!("copy={copy:p}, delete={delete:p}, keyval={keyval:p}, extra_state={extra:p}");
+        || format!("copy={copy:p}, delete={delete:p}, keyval={keyval:p}, extra_state={extra:p}");
     let actions = || {
         let [null_copy, null_delete, dup] = K::callbacks();
         let v = values();
@@ -471,7 +475,7 @@ unsafe fn create_keyval<K: Kind>(
 /// code of the error reported.
 pub(super) fn make_keyval<K: Kind>(
     name: &str,
-    arguments: &str,
+    arguments: &dyn Fn() -> String,
     language: Language,
     actions: impl FnOnce() -> crate::engine::Result<(CopyAction, DeleteAction)>,
 ) -> Result<c_int, c_int> {
@@ -496,14 +500,14 @@ unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
     if keyval.is_null() {
         return report(
             name,
-            "keyval=NULL",
+            &|| "keyval=NULL".to_string(),
             On::NoObject,
             &Error::NullArgument("keyval"),
         );
     }
     // SAFETY: checked non-null; the program's int.
     let number = unsafe { *keyval };
-    let arguments = format!("keyval={number}");
+    let arguments = || format!("keyval={number}");
     if K::predefined(number) {
         return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
     }
@@ -518,17 +522,19 @@ unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
 }
 
 unsafe fn set_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int, value: *mut c_void) -> c_int {
-    let arguments = format!(
-        "handle={:#x}, keyval={keyval}, value={value:p}",
-        handle.key()
-    );
+    let arguments = || {
+        format!(
+            "handle={:#x}, keyval={keyval}, value={value:p}",
+            handle.key()
+        )
+    };
     set_value::<K>(name, &arguments, handle, keyval, Language::C, value as Word)
 }
 
 /// Sets a value given in `language`'s view.
 pub(super) fn set_value<K: Kind>(
     name: &str,
-    arguments: &str,
+    arguments: &dyn Fn() -> String,
     handle: K::H,
     keyval: c_int,
     language: Language,
@@ -560,10 +566,12 @@ unsafe fn get_attr<K: Kind>(
     value: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    let arguments = format!(
-        "handle={:#x}, keyval={keyval}, value={value:p}, flag={flag:p}",
-        handle.key()
-    );
+    let arguments = || {
+        format!(
+            "handle={:#x}, keyval={keyval}, value={value:p}, flag={flag:p}",
+            handle.key()
+        )
+    };
     for (pointer, what) in [(value.is_null(), "attribute_val"), (flag.is_null(), "flag")] {
         if pointer {
             let on = if handle.key() == key_of(K::null()) {
@@ -594,7 +602,7 @@ unsafe fn get_attr<K: Kind>(
 /// the value, `MPI_WIN_BASE` the address itself), Fortran's the value.
 pub(super) fn get_value<K: Kind>(
     name: &str,
-    arguments: &str,
+    arguments: &dyn Fn() -> String,
     handle: K::H,
     keyval: c_int,
     view: Language,
@@ -641,14 +649,14 @@ pub(super) fn get_value<K: Kind>(
 }
 
 unsafe fn delete_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int) -> c_int {
-    let arguments = format!("handle={:#x}, keyval={keyval}", handle.key());
+    let arguments = || format!("handle={:#x}, keyval={keyval}", handle.key());
     delete_value::<K>(name, &arguments, handle, keyval)
 }
 
 /// Deletes an object's value for `keyval`.
 pub(super) fn delete_value<K: Kind>(
     name: &str,
-    arguments: &str,
+    arguments: &dyn Fn() -> String,
     handle: K::H,
     keyval: c_int,
 ) -> c_int {
@@ -705,7 +713,7 @@ unsafe fn dup<K: Kind>(
             unsafe { real_free::<K>(&mut doomed) };
             // SAFETY: as above.
             unsafe { *new = K::H::from_key(key_of(K::null())) };
-            let arguments = format!("handle={:#x}", old.key());
+            let arguments = || format!("handle={:#x}", old.key());
             report(name, &arguments, K::on(old), &error)
         }
     }
@@ -750,7 +758,7 @@ unsafe fn free<K: Kind>(name: &str, handle: *mut K::H, real: impl FnOnce() -> c_
         Err(code) => return code,
     };
     if let Err(error) = universe.foreign_free(object) {
-        let arguments = format!("handle={key:#x}");
+        let arguments = || format!("handle={key:#x}");
         return report(name, &arguments, K::on(current), &error);
     }
     shadows::forget::<K::O>(key);
@@ -810,6 +818,9 @@ unsafe fn finalize() -> c_int {
     }
     // SAFETY: the real MPI_Finalize.
     let code = unsafe { (functions().finalize)() };
+    if code == v.success {
+        super::finalized();
+    }
     match failed {
         Some(error) if code == v.success => {
             eprintln!("MPI_Finalize: {error}");

@@ -239,7 +239,7 @@ unsafe fn create_keyval<K: Kind, T: Width>(
     let code = guarded(name, || {
         // SAFETY: the program's INTEGER.
         let extra = unsafe { *extra_state }.into_word();
-        let arguments = format!("extra_state={extra}");
+        let arguments = || format!("extra_state={extra}");
         match make_keyval::<K>(name, &arguments, language, || {
             actions::<K, T>(copy, delete, extra)
         }) {
@@ -263,7 +263,7 @@ unsafe fn free_keyval<K: Kind>(name: &'static str, keyval: *mut MPI_Fint, ierror
         };
         // SAFETY: the program's INTEGER.
         let number = c_keyval(unsafe { *keyval });
-        let arguments = format!("keyval={number}");
+        let arguments = || format!("keyval={number}");
         if K::predefined(number) {
             return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
         }
@@ -291,7 +291,7 @@ unsafe fn set_attr<K: Kind, T: Width>(
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval, value) = unsafe { (*handle, c_keyval(*keyval), (*value).into_word()) };
-        let arguments = format!("handle={handle}, keyval={keyval}, value={value}");
+        let arguments = || format!("handle={handle}, keyval={keyval}, value={value}");
         set_value::<K>(name, &arguments, K::f2c(handle), keyval, language, value)
     });
     answer(ierror, code);
@@ -310,7 +310,7 @@ unsafe fn get_attr<K: Kind, T: Width>(
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };
-        let arguments = format!("handle={handle}, keyval={keyval}");
+        let arguments = || format!("handle={handle}, keyval={keyval}");
         match get_value::<K>(name, &arguments, K::f2c(handle), keyval, view) {
             Ok(found) => {
                 // SAFETY: the program's INTEGER and LOGICAL.
@@ -338,7 +338,7 @@ unsafe fn delete_attr<K: Kind>(
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };
-        let arguments = format!("handle={handle}, keyval={keyval}");
+        let arguments = || format!("handle={handle}, keyval={keyval}");
         delete_value::<K>(name, &arguments, K::f2c(handle), keyval)
     });
     answer(ierror, code);

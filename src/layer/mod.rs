@@ -17,6 +17,7 @@ mod real;
 mod shadows;
 
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use crate::engine::{Error, ErrorClass, ThreadLevel, Universe};
@@ -30,6 +31,12 @@ const KEYVAL_BOUND: u32 = 1 << 29;
 /// The layer's universe, made at the first attribute call after the real `MPI_Init`, at the
 /// thread level the real MPI granted. `Err` before `MPI_Init` and after `MPI_Finalize`.
 fn universe(name: &str) -> Result<&'static Universe, c_int> {
+    // Made after MPI_Init, and MPI_Finalize (the layer's) not called yet: nothing to ask.
+    if let Some(universe) = UNIVERSE.get() {
+        if !FINALIZED.load(Ordering::Acquire) {
+            return Ok(universe);
+        }
+    }
     let real = functions();
     let (mut initialized, mut finalized) = (0, 0);
     // SAFETY: the real MPI's always-available queries, with valid out-pointers.
@@ -62,6 +69,13 @@ fn universe(name: &str) -> Result<&'static Universe, c_int> {
 }
 
 static UNIVERSE: OnceLock<Universe> = OnceLock::new();
+/// The real `MPI_Finalize` has been called (through the layer's).
+static FINALIZED: AtomicBool = AtomicBool::new(false);
+
+/// Notes that the real MPI is finalized.
+fn finalized() {
+    FINALIZED.store(true, Ordering::Release);
+}
 
 /// The layer's universe if an attribute call made it.
 fn made() -> Option<&'static Universe> {
@@ -121,10 +135,10 @@ fn valid_code(code: c_int) -> bool {
     accepted && (checks || code & 0x4000_0000 != 0)
 }
 
-/// Reports `error` of the call `name` (its arguments in `arguments`) as the real MPI would:
+/// Reports `error` of the call `name` (`arguments` describes its arguments, only when needed) as the real MPI would:
 /// the object's error handler runs with the real MPI's code (under `MPI_ERRORS_ARE_FATAL` or
 /// `MPI_ERRORS_ABORT` after one line on stderr naming the call), and the code comes back.
-fn report(name: &str, arguments: &str, on: On, error: &Error) -> c_int {
+fn report(name: &str, arguments: &dyn Fn() -> String, on: On, error: &Error) -> c_int {
     let code = real_code(error);
     let real = functions();
     let comm = match on {
@@ -149,7 +163,7 @@ fn report(name: &str, arguments: &str, on: On, error: &Error) -> c_int {
         fatal
     };
     if fatal {
-        eprintln!("{name}({arguments}): {error}");
+        eprintln!("{name}({}): {error}", arguments());
     }
     // SAFETY: as above.
     unsafe {

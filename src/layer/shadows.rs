@@ -8,13 +8,44 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::engine::{AnyObject, Id, Object, ObjectKind, Result, Universe};
 
+/// A hasher for the maps' small integer keys (a handle's bits, a kind, a table index):
+/// one multiply per word instead of SipHash, which defends against keys an attacker picks,
+/// not a concern for handles the MPI made.
+#[derive(Default)]
+struct Words(u64);
+
+impl std::hash::Hasher for Words {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u64(u64::from(*byte));
+        }
+    }
+    fn write_u8(&mut self, word: u8) {
+        self.write_u64(u64::from(word));
+    }
+    fn write_u32(&mut self, word: u32) {
+        self.write_u64(u64::from(word));
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Map<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Words>>;
+
 /// Both directions, under one lock that is never held while the engine runs a callback.
 #[derive(Default)]
 struct Maps {
     /// (kind, real handle's key) -> foreign object.
-    foreign: HashMap<(u8, usize), Id>,
+    foreign: Map<(u8, usize), Id>,
     /// (kind, foreign object) -> real handle's key, for the handles callbacks receive.
-    real: HashMap<(u8, Id), usize>,
+    real: Map<(u8, Id), usize>,
     /// Per kind, a foreign object that never has attributes: gets and deletes on a real
     /// object without a foreign one look there (and check their keyval).
     empty: [Option<Id>; 3],
