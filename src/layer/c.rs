@@ -551,8 +551,13 @@ pub(super) fn set_value<K: Kind>(
     if K::predefined(keyval) {
         return report(name, arguments, K::on(handle), &Error::PredefinedKeyval);
     }
-    let done = shadows::find_or_make::<K::O>(universe, key)
-        .and_then(|object| universe.set_attr(object, Keyval(keyval), language, word));
+    let done = shadows::find_or_make::<K::O>(universe, key).and_then(|object| {
+        // The common case without a lock or a delete callback, else the full set.
+        match universe.set_attr_fast(object, Keyval(keyval), language, word) {
+            Some(()) => Ok(()),
+            None => universe.set_attr(object, Keyval(keyval), language, word),
+        }
+    });
     match done {
         Ok(()) => values().success,
         Err(error) => report(name, arguments, K::on(handle), &error),
@@ -644,7 +649,13 @@ pub(super) fn get_value<K: Kind>(
         None => shadows::empty::<K::O>(universe),
     };
     object
-        .and_then(|object| universe.get_attr(object, Keyval(keyval), view))
+        .and_then(|object| {
+            // The common case without a lock, else the full get.
+            match universe.get_attr_fast(object, Keyval(keyval), view) {
+                Some(found) => Ok(found),
+                None => universe.get_attr(object, Keyval(keyval), view),
+            }
+        })
         .map_err(|error| report(name, arguments, K::on(handle), &error))
 }
 

@@ -3,7 +3,9 @@
 //! nothing. Both MPIs give a freed handle to their next new object at once, so every
 //! routine that frees an object drops its entry (src/layer/c.rs).
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::engine::{AnyObject, Id, Object, ObjectKind, Result, Universe};
@@ -67,11 +69,39 @@ fn slot(kind: ObjectKind) -> u8 {
     }
 }
 
+/// Advanced, under the maps' lock, at every change of them: a lookup a thread remembers
+/// holds while this is unchanged.
+static VERSION: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The thread's last lookup: (version, kind, key, its foreign object). A program mostly
+    /// works on one object at a time; this spares it the lock and the hash.
+    static LAST: Cell<(u64, u8, usize, Option<Id>)> = const { Cell::new((0, 0, 0, None)) };
+}
+
+/// Notes a change of the maps (called with their lock held).
+fn changed() {
+    VERSION.fetch_add(1, Ordering::Release);
+}
+
 /// The foreign object of the real object `key`, if it has one.
 pub(crate) fn find<O: Object>(key: usize) -> Option<O> {
-    let maps = maps();
-    let id = *maps.as_ref()?.foreign.get(&(slot(O::KIND), key))?;
-    Some(O::from_id(id))
+    let version = VERSION.load(Ordering::Acquire);
+    let kind = slot(O::KIND);
+    let remembered = LAST.with(|last| {
+        let (v, k, remembered_key, id) = last.get();
+        (v == version && k == kind && remembered_key == key).then_some(id)
+    });
+    if let Some(id) = remembered {
+        return id.map(O::from_id);
+    }
+    let id = maps()
+        .as_ref()
+        .and_then(|maps| maps.foreign.get(&(kind, key)).copied());
+    // Remembered with the version read before the lookup: a change meanwhile makes the next
+    // call look again.
+    LAST.with(|last| last.set((version, kind, key, id)));
+    id.map(O::from_id)
 }
 
 /// The foreign object of the real object `key`, made if it has none.
@@ -93,12 +123,14 @@ pub(crate) fn bind<O: Object>(universe: &Universe, key: usize, object: O) {
         let _ = universe.foreign_free(old);
         if let Some(maps) = maps().as_mut() {
             maps.real.remove(&(slot(O::KIND), old.id()));
+            changed();
         }
     }
     let mut guard = maps();
     let maps = guard.get_or_insert_with(Maps::default);
     maps.foreign.insert((slot(O::KIND), key), object.id());
     maps.real.insert((slot(O::KIND), object.id()), key);
+    changed();
 }
 
 /// Forgets the foreign object of the real object `key` (which the engine has freed).
@@ -107,6 +139,7 @@ pub(crate) fn forget<O: Object>(key: usize) {
         if let Some(id) = maps.foreign.remove(&(slot(O::KIND), key)) {
             maps.real.remove(&(slot(O::KIND), id));
         }
+        changed();
     }
 }
 
