@@ -1,6 +1,7 @@
 //! The layer over real MPIs (docs/layer.md), in jobs of two processes: Debian's MPICH and
-//! Open MPI (ci/prereqs installs both for ci/test), each with the layer built for it by
-//! `ci/install PREFIX --layer NAME` (into `target/layer-tests`).
+//! Open MPI (ci/prereqs installs both for ci/test), and MPICH 5's MPI-5.0 standard ABI from
+//! PyPI (C only), each with the layer built for it by `ci/install PREFIX --layer NAME` (into
+//! `target/layer-tests`).
 //!
 //! The programs are the multi-process tests of `tests/layer/`, the programs of `tests/c/`
 //! that `tests/layer/from_c.txt` names and those of `tests/fortran/` (`mpif.h`, `use mpi`,
@@ -48,6 +49,15 @@ const MPICH: Mpi = Mpi {
     mpiexec: "mpiexec.mpich",
 };
 
+/// MPICH 5's MPI-5.0 standard ABI (`libmpi_abi.so.1`), from PyPI's mpich wheel, which
+/// `ci/install --layer abi` fetches: C only (that ABI has no Fortran yet).
+const ABI: Mpi = Mpi {
+    name: "abi",
+    mpicc: &["mpicc_abi"],
+    mpifort: "",
+    mpiexec: "mpiexec",
+};
+
 const OPEN_MPI: Mpi = Mpi {
     name: "openmpi",
     mpicc: &["mpicc.openmpi"],
@@ -60,10 +70,11 @@ impl Mpi {
     fn layer(&self) -> PathBuf {
         static MPICH_LAYER: OnceLock<PathBuf> = OnceLock::new();
         static OPEN_MPI_LAYER: OnceLock<PathBuf> = OnceLock::new();
-        let cell = if self.name == "mpich" {
-            &MPICH_LAYER
-        } else {
-            &OPEN_MPI_LAYER
+        static ABI_LAYER: OnceLock<PathBuf> = OnceLock::new();
+        let cell = match self.name {
+            "mpich" => &MPICH_LAYER,
+            "openmpi" => &OPEN_MPI_LAYER,
+            _ => &ABI_LAYER,
         };
         cell.get_or_init(|| {
             let target = repo().join("target").join("layer-tests");
@@ -88,13 +99,24 @@ impl Mpi {
         .clone()
     }
 
+    /// A tool of this MPI: Debian's are on PATH; the standard ABI's are in the wheel that
+    /// `ci/install --layer abi` fetched (call [`Mpi::layer`] first).
+    fn tool(&self, name: &str) -> PathBuf {
+        if self.name == "abi" {
+            let wheel = repo().join("target").join("layer-tests").join("peers");
+            wheel.join("mpich").join("bin").join(name)
+        } else {
+            PathBuf::from(name)
+        }
+    }
+
     /// Compiles `source` into `target/layer-tests/NAME/`.
     fn compile(&self, source: &Path, extra: &[&str]) -> Result<PathBuf, String> {
         let dir = repo().join("target").join("layer-tests").join(self.name);
         fs::create_dir_all(&dir).expect("cannot create the programs' directory");
         let stem = source.file_stem().expect("a file name").to_string_lossy();
         let exe = dir.join(&*stem);
-        let mut cmd = Command::new(self.mpicc[0]);
+        let mut cmd = Command::new(self.tool(self.mpicc[0]));
         cmd.args(&self.mpicc[1..])
             .args([
                 "-std=c11",
@@ -138,13 +160,13 @@ impl Mpi {
                 if c { "c" } else { "f" }
             ));
             let mut cmd = if c {
-                let mut cmd = Command::new(self.mpicc[0]);
+                let mut cmd = Command::new(self.tool(self.mpicc[0]));
                 cmd.args(&self.mpicc[1..])
                     .args(["-std=c11", "-Wno-deprecated-declarations", "-I"])
                     .arg(repo().join("tests").join("c"));
                 cmd
             } else {
-                let mut cmd = Command::new(self.mpifort);
+                let mut cmd = Command::new(self.tool(self.mpifort));
                 cmd.arg("-J").arg(&dir);
                 cmd
             };
@@ -153,7 +175,7 @@ impl Mpi {
             objects.push(object);
         }
         let exe = dir.join(name);
-        let mut link = Command::new(self.mpifort);
+        let mut link = Command::new(self.tool(self.mpifort));
         link.arg("-o").arg(&exe).args(&objects);
         common::compile(name, &mut link)?;
         Ok(exe)
@@ -161,7 +183,7 @@ impl Mpi {
 
     /// `mpiexec -n 2` of `exe` with `preload` in the processes' LD_PRELOAD.
     fn run(&self, exe: &Path, preload: &str) -> (Command, common::Output) {
-        let mut cmd = Command::new(self.mpiexec);
+        let mut cmd = Command::new(self.tool(self.mpiexec));
         if self.name == "openmpi" {
             // Debian's Open MPI makes windows only with the pt2pt component; as root it
             // needs permission, and two processes may oversubscribe a small machine.
@@ -190,7 +212,8 @@ fn listed(mpi: &Mpi, list: &str) -> Vec<String> {
         }
         let mut words = line.split_whitespace();
         let name = words.next().expect("a name");
-        if words.next() != Some(&format!("-{}", mpi.name)) {
+        let out = format!("-{}", mpi.name);
+        if !words.take_while(|w| w.starts_with('-')).any(|w| w == out) {
             names.push(name.to_string());
         }
     }
@@ -222,11 +245,11 @@ fn programs(mpi: &Mpi) -> Vec<Program> {
         .map(|name| repo().join("tests").join("c").join(format!("{name}.c")));
     found.extend(c);
     let mut programs: Vec<Program> = found.into_iter().map(Program::C).collect();
-    programs.extend(
-        listed(mpi, "from_fortran.txt")
-            .into_iter()
-            .map(Program::Fortran),
-    );
+    // The standard ABI has no Fortran yet.
+    if mpi.name != "abi" {
+        let fortran = listed(mpi, "from_fortran.txt");
+        programs.extend(fortran.into_iter().map(Program::Fortran));
+    }
     programs
 }
 
@@ -289,6 +312,11 @@ fn programs_over_open_mpi() {
     run_all(&OPEN_MPI);
 }
 
+#[test]
+fn programs_over_the_standard_abi() {
+    run_all(&ABI);
+}
+
 /// The spy's line: (calls, calls other than reads of predefined attributes), per rank.
 fn spy_counts(stderr: &str) -> Vec<(u32, u32)> {
     stderr
@@ -312,7 +340,7 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
         .join(mpi.name)
         .join("libspy.so");
     fs::create_dir_all(spy.parent().expect("a directory")).expect("target/layer-tests");
-    let mut cmd = Command::new(mpi.mpicc[0]);
+    let mut cmd = Command::new(mpi.tool(mpi.mpicc[0]));
     cmd.args(["-shared", "-fPIC", "-o"])
         .arg(&spy)
         .arg(&spy_source)
@@ -331,32 +359,11 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
         common::report("the spy did not see the direct calls", &cmd, &out)
     );
 
-    // And the calls of the real MPI's Fortran attribute routines into its internals.
-    let fortran = mpi
-        .compile_fortran("mixed_values")
-        .unwrap_or_else(|report| panic!("{report}"));
-    let (cmd, out) = mpi.run(&fortran, &spy.to_string_lossy());
-    let counts = spy_counts(&out.stderr);
-    assert!(
-        counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 1),
-        "{}",
-        common::report("the spy did not see the Fortran calls", &cmd, &out)
-    );
-    let preload = format!("{} {}", layer.display(), spy.display());
-    let (cmd, out) = mpi.run(&fortran, &preload);
-    let counts = spy_counts(&out.stderr);
-    assert!(
-        out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
-        "{}",
-        common::report(
-            &format!(
-                "mixed_values: an attribute call reached {}'s own code",
-                mpi.name
-            ),
-            &cmd,
-            &out
-        )
-    );
+    // And the calls of the real MPI's Fortran attribute routines into its internals (the
+    // standard ABI has no Fortran).
+    if mpi.name != "abi" {
+        no_fortran_call_reaches(mpi, &layer, &spy);
+    }
 
     // Under the layer, programs full of attribute calls reach none of them.
     for (suite, name) in [
@@ -384,6 +391,36 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
     }
 }
 
+/// The spy sees the real MPI's Fortran attribute routines reach its internals natively, and
+/// nothing of the kind under the layer.
+fn no_fortran_call_reaches(mpi: &Mpi, layer: &Path, spy: &Path) {
+    let fortran = mpi
+        .compile_fortran("mixed_values")
+        .unwrap_or_else(|report| panic!("{report}"));
+    let (cmd, out) = mpi.run(&fortran, &spy.to_string_lossy());
+    let counts = spy_counts(&out.stderr);
+    assert!(
+        counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 1),
+        "{}",
+        common::report("the spy did not see the Fortran calls", &cmd, &out)
+    );
+    let preload = format!("{} {}", layer.display(), spy.display());
+    let (cmd, out) = mpi.run(&fortran, &preload);
+    let counts = spy_counts(&out.stderr);
+    assert!(
+        out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
+        "{}",
+        common::report(
+            &format!(
+                "mixed_values: an attribute call reached {}'s own code",
+                mpi.name
+            ),
+            &cmd,
+            &out
+        )
+    );
+}
+
 #[test]
 fn no_attribute_call_reaches_mpich() {
     no_attribute_call_reaches(&MPICH);
@@ -392,4 +429,9 @@ fn no_attribute_call_reaches_mpich() {
 #[test]
 fn no_attribute_call_reaches_open_mpi() {
     no_attribute_call_reaches(&OPEN_MPI);
+}
+
+#[test]
+fn no_attribute_call_reaches_the_standard_abi() {
+    no_attribute_call_reaches(&ABI);
 }

@@ -425,7 +425,9 @@ unsafe fn create_keyval<K: Kind>(
         // as the delete callback, a predefined delete function as the copy callback.
         let copies = [null_copy, dup, v.null_copy_fn, v.dup_fn];
         let deletes = [null_delete, v.null_delete_fn];
-        let low = |f: *mut c_void| !f.is_null() && (f as usize) < 4096;
+        // (The standard ABI's predefined callbacks are small numbers themselves.)
+        let known = |f: *mut c_void| copies.contains(&f) || deletes.contains(&f);
+        let low = |f: *mut c_void| !f.is_null() && (f as usize) < 4096 && !known(f);
         let misplaced =
             |f: *mut c_void, others: &[*mut c_void]| !f.is_null() && others.contains(&f);
         if low(copy) || low(delete) || misplaced(delete, &copies) || misplaced(copy, &deletes) {

@@ -278,10 +278,17 @@ pub fn build(out: &Path) {
     }
 
     let header = out.join("layer_real.h");
-    // MPI_Fint is a macro in Open MPI: a typedef gives bindgen something to read.
+    // MPI_Fint is a macro in Open MPI: a typedef gives bindgen something to read. The
+    // standard ABI has no Fortran yet, and no MPI_Fint: an int stands in (no Fortran routine
+    // of the layer is called there).
+    let fint = if env::var("MPIATTR_LAYER").as_deref() == Ok("abi") {
+        "int"
+    } else {
+        "MPI_Fint"
+    };
     fs::write(
         &header,
-        "#include <mpi.h>\ntypedef MPI_Fint mpiattr_real_fint;\n",
+        format!("#include <mpi.h>\ntypedef {fint} mpiattr_real_fint;\n"),
     )
     .expect("cannot write layer_real.h");
     bindgen::Builder::default()
