@@ -495,30 +495,32 @@ pub(super) fn make_keyval<K: Kind>(
 }
 
 unsafe fn free_keyval<K: Kind>(name: &str, keyval: *mut c_int) -> c_int {
+    if keyval.is_null() {
+        let error = Error::NullArgument("keyval");
+        return report(name, &|| "keyval=NULL".to_string(), On::NoObject, &error);
+    }
+    // SAFETY: checked non-null; the program's int.
+    let code = release_keyval::<K>(name, unsafe { *keyval });
+    if code == values().success {
+        // SAFETY: as above.
+        unsafe { *keyval = values().keyval_invalid };
+    }
+    code
+}
+
+/// Frees the keyval `number` of kind `K` (C's number): success, or the code of the error
+/// reported. The caller sets the program's variable to `MPI_KEYVAL_INVALID` on success.
+pub(super) fn release_keyval<K: Kind>(name: &str, number: c_int) -> c_int {
     let universe = match universe(name) {
         Ok(universe) => universe,
         Err(code) => return code,
     };
-    if keyval.is_null() {
-        return report(
-            name,
-            &|| "keyval=NULL".to_string(),
-            On::NoObject,
-            &Error::NullArgument("keyval"),
-        );
-    }
-    // SAFETY: checked non-null; the program's int.
-    let number = unsafe { *keyval };
     let arguments = || format!("keyval={number}");
     if K::predefined(number) {
         return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
     }
     match universe.free_keyval(K::KIND, Keyval(number)) {
-        Ok(()) => {
-            // SAFETY: as above.
-            unsafe { *keyval = values().keyval_invalid };
-            values().success
-        }
+        Ok(()) => values().success,
         Err(error) => report(name, &arguments, On::NoObject, &error),
     }
 }

@@ -16,10 +16,11 @@ use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
 use super::c::{
-    delete_value, get_value, guarded, make_keyval, set_value, CommKind, Kind, TypeKind, WinKind,
+    delete_value, get_value, guarded, make_keyval, release_keyval, set_value, CommKind, Kind,
+    TypeKind, WinKind,
 };
 use super::real::{address_of, values, MPI_Fint};
-use super::{report, shadows, universe, On};
+use super::shadows;
 use crate::engine::{
     AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, Language,
     Universe, Word,
@@ -257,24 +258,13 @@ unsafe fn create_keyval<K: Kind, T: Width>(
 /// MPI_*_FREE_KEYVAL and MPI_KEYVAL_FREE.
 unsafe fn free_keyval<K: Kind>(name: &'static str, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let code = guarded(name, || {
-        let universe = match universe(name) {
-            Ok(universe) => universe,
-            Err(code) => return code,
-        };
         // SAFETY: the program's INTEGER.
-        let number = c_keyval(unsafe { *keyval });
-        let arguments = || format!("keyval={number}");
-        if K::predefined(number) {
-            return report(name, &arguments, On::NoObject, &Error::PredefinedKeyval);
+        let code = release_keyval::<K>(name, c_keyval(unsafe { *keyval }));
+        if code == values().success {
+            // SAFETY: as above.
+            unsafe { *keyval = values().keyval_invalid };
         }
-        match universe.free_keyval(K::KIND, Keyval(number)) {
-            Ok(()) => {
-                // SAFETY: as above.
-                unsafe { *keyval = values().keyval_invalid };
-                values().success
-            }
-            Err(error) => report(name, &arguments, On::NoObject, &error),
-        }
+        code
     });
     answer(ierror, code);
 }
