@@ -314,20 +314,38 @@ pub(super) fn guarded(name: &'static str, body: impl FnOnce() -> c_int) -> c_int
     }
 }
 
-/// `MPI_X` and `PMPI_X` over one body.
+/// `MPI_X` and `PMPI_X` over one body, with the common case first where there is one
+/// (`fast`, `None` for every other case): without the panic boundary, a lock or any call, as
+/// the single-process library's fast paths (it runs no user code and cannot panic).
 macro_rules! entry {
-    ($($name:ident, $pname:ident ($($arg:ident: $ty:ty),*) => $body:expr;)*) => {$(
+    ($($name:ident, $pname:ident ($($arg:ident: $ty:ty),*) $(fast $fast:expr,)? => $body:expr;)*) => {$(
         #[no_mangle]
         /// # Safety
         /// The MPI standard's contract for this function.
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> c_int {
-            // SAFETY: the caller's arguments, as the standard lets it pass them.
+            $(
+                // SAFETY: the caller's arguments, as the standard lets it pass them.
+                #[allow(unused_unsafe)]
+                let fast = unsafe { $fast };
+                if let Some(code) = fast {
+                    return code;
+                }
+            )?
+            // SAFETY: as above.
             guarded(stringify!($name), || unsafe { $body })
         }
         #[no_mangle]
         /// # Safety
         /// The MPI standard's contract for this function.
         pub unsafe extern "C" fn $pname($($arg: $ty),*) -> c_int {
+            $(
+                // SAFETY: as above.
+                #[allow(unused_unsafe)]
+                let fast = unsafe { $fast };
+                if let Some(code) = fast {
+                    return code;
+                }
+            )?
             // SAFETY: as above.
             guarded(stringify!($name), || unsafe { $body })
         }
@@ -352,28 +370,40 @@ entry! {
     MPI_Keyval_free, PMPI_Keyval_free(keyval: *mut c_int)
         => free_keyval::<CommKind>("MPI_Keyval_free", keyval);
     MPI_Comm_set_attr, PMPI_Comm_set_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void)
+        fast set_attr_fast::<CommKind>(comm, keyval, value),
         => set_attr::<CommKind>("MPI_Comm_set_attr", comm, keyval, value);
     MPI_Type_set_attr, PMPI_Type_set_attr(datatype: MPI_Datatype, keyval: c_int, value: *mut c_void)
+        fast set_attr_fast::<TypeKind>(datatype, keyval, value),
         => set_attr::<TypeKind>("MPI_Type_set_attr", datatype, keyval, value);
     MPI_Win_set_attr, PMPI_Win_set_attr(win: MPI_Win, keyval: c_int, value: *mut c_void)
+        fast set_attr_fast::<WinKind>(win, keyval, value),
         => set_attr::<WinKind>("MPI_Win_set_attr", win, keyval, value);
     MPI_Attr_put, PMPI_Attr_put(comm: MPI_Comm, keyval: c_int, value: *mut c_void)
+        fast set_attr_fast::<CommKind>(comm, keyval, value),
         => set_attr::<CommKind>("MPI_Attr_put", comm, keyval, value);
     MPI_Comm_get_attr, PMPI_Comm_get_attr(comm: MPI_Comm, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        fast get_attr_fast::<CommKind>(comm, keyval, value, flag),
         => get_attr::<CommKind>("MPI_Comm_get_attr", comm, keyval, value, flag);
     MPI_Type_get_attr, PMPI_Type_get_attr(datatype: MPI_Datatype, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        fast get_attr_fast::<TypeKind>(datatype, keyval, value, flag),
         => get_attr::<TypeKind>("MPI_Type_get_attr", datatype, keyval, value, flag);
     MPI_Win_get_attr, PMPI_Win_get_attr(win: MPI_Win, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        fast get_attr_fast::<WinKind>(win, keyval, value, flag),
         => get_attr::<WinKind>("MPI_Win_get_attr", win, keyval, value, flag);
     MPI_Attr_get, PMPI_Attr_get(comm: MPI_Comm, keyval: c_int, value: *mut c_void, flag: *mut c_int)
+        fast get_attr_fast::<CommKind>(comm, keyval, value, flag),
         => get_attr::<CommKind>("MPI_Attr_get", comm, keyval, value, flag);
     MPI_Comm_delete_attr, PMPI_Comm_delete_attr(comm: MPI_Comm, keyval: c_int)
+        fast delete_attr_fast::<CommKind>(comm, keyval),
         => delete_attr::<CommKind>("MPI_Comm_delete_attr", comm, keyval);
     MPI_Type_delete_attr, PMPI_Type_delete_attr(datatype: MPI_Datatype, keyval: c_int)
+        fast delete_attr_fast::<TypeKind>(datatype, keyval),
         => delete_attr::<TypeKind>("MPI_Type_delete_attr", datatype, keyval);
     MPI_Win_delete_attr, PMPI_Win_delete_attr(win: MPI_Win, keyval: c_int)
+        fast delete_attr_fast::<WinKind>(win, keyval),
         => delete_attr::<WinKind>("MPI_Win_delete_attr", win, keyval);
     MPI_Attr_delete, PMPI_Attr_delete(comm: MPI_Comm, keyval: c_int)
+        fast delete_attr_fast::<CommKind>(comm, keyval),
         => delete_attr::<CommKind>("MPI_Attr_delete", comm, keyval);
     MPI_Comm_dup, PMPI_Comm_dup(comm: MPI_Comm, new: *mut MPI_Comm)
         => dup::<CommKind>("MPI_Comm_dup", comm, new, || (functions().comm_dup)(comm, new));
@@ -523,6 +553,75 @@ pub(super) fn release_keyval<K: Kind>(name: &str, number: c_int) -> c_int {
         Ok(()) => values().success,
         Err(error) => report(name, &arguments, On::NoObject, &error),
     }
+}
+
+/// The common case of a set, for C and Fortran: an object with attributes that a recent
+/// lookup found, and no delete callback due; `None` for every other case. The real MPI's
+/// predefined keyvals are no keyvals of the engine (its numbers stay clear of theirs): they
+/// go the whole way too.
+#[inline(always)]
+pub(super) fn set_fast<K: Kind>(
+    handle: K::H,
+    keyval: c_int,
+    language: Language,
+    word: Word,
+) -> Option<()> {
+    let object = shadows::recently_found::<K::O>(handle.key())?;
+    super::ready()?.set_attr_fast(object, Keyval(keyval), language, word)
+}
+
+/// The common case of a get, for C and Fortran (see [`set_fast`]).
+#[inline(always)]
+pub(super) fn get_fast<K: Kind>(
+    handle: K::H,
+    keyval: c_int,
+    view: Language,
+) -> Option<Option<Word>> {
+    let object = shadows::recently_found::<K::O>(handle.key())?;
+    super::ready()?.get_attr_fast(object, Keyval(keyval), view)
+}
+
+/// The common case of a delete, for C and Fortran: no delete callback due (see
+/// [`set_fast`]).
+#[inline(always)]
+pub(super) fn delete_fast<K: Kind>(handle: K::H, keyval: c_int) -> Option<()> {
+    let object = shadows::recently_found::<K::O>(handle.key())?;
+    super::ready()?.delete_attr_fast(object, Keyval(keyval))
+}
+
+#[inline(always)]
+fn set_attr_fast<K: Kind>(handle: K::H, keyval: c_int, value: *mut c_void) -> Option<c_int> {
+    set_fast::<K>(handle, keyval, Language::C, value as Word)?;
+    Some(values().success)
+}
+
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+#[inline(always)]
+unsafe fn get_attr_fast<K: Kind>(
+    handle: K::H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    if value.is_null() || flag.is_null() {
+        return None;
+    }
+    let found = get_fast::<K>(handle, keyval, Language::C)?;
+    // SAFETY: both are non-null (checked) output arguments, valid for writes.
+    unsafe {
+        if let Some(word) = found {
+            value.cast::<*mut c_void>().write(word as *mut c_void);
+        }
+        flag.write(c_int::from(found.is_some()));
+    }
+    Some(values().success)
+}
+
+#[inline(always)]
+fn delete_attr_fast<K: Kind>(handle: K::H, keyval: c_int) -> Option<c_int> {
+    delete_fast::<K>(handle, keyval)?;
+    Some(values().success)
 }
 
 unsafe fn set_attr<K: Kind>(name: &str, handle: K::H, keyval: c_int, value: *mut c_void) -> c_int {

@@ -16,8 +16,8 @@ use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
 use super::c::{
-    delete_value, get_value, guarded, make_keyval, release_keyval, set_value, CommKind, Kind,
-    TypeKind, WinKind,
+    delete_fast, delete_value, get_fast, get_value, guarded, make_keyval, release_keyval, set_fast,
+    set_value, CommKind, Kind, TypeKind, WinKind,
 };
 use super::real::{address_of, values, MPI_Fint};
 use super::shadows;
@@ -278,6 +278,12 @@ unsafe fn set_attr<K: Kind, T: Width>(
     ierror: *mut MPI_Fint,
     language: Language,
 ) {
+    // The common case first (src/layer/c.rs): a keyval of the engine is its own C number.
+    // SAFETY: the program's INTEGERs.
+    let (fast_handle, fast_keyval, word) = unsafe { (*handle, *keyval, (*value).into_word()) };
+    if set_fast::<K>(K::f2c(fast_handle), fast_keyval as c_int, language, word).is_some() {
+        return answer(ierror, values().success);
+    }
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval, value) = unsafe { (*handle, c_keyval(*keyval), (*value).into_word()) };
@@ -297,6 +303,19 @@ unsafe fn get_attr<K: Kind, T: Width>(
     ierror: *mut MPI_Fint,
     view: Language,
 ) {
+    // The common case first (see set_attr).
+    // SAFETY: the program's INTEGERs.
+    let (fast_handle, fast_keyval) = unsafe { (*handle, *keyval) };
+    if let Some(found) = get_fast::<K>(K::f2c(fast_handle), fast_keyval as c_int, view) {
+        // SAFETY: the program's INTEGER and LOGICAL.
+        unsafe {
+            if let Some(word) = found {
+                *value = T::from_word(word);
+            }
+            *flag = MPI_Fint::from(found.is_some());
+        }
+        return answer(ierror, values().success);
+    }
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };
@@ -325,6 +344,12 @@ unsafe fn delete_attr<K: Kind>(
     keyval: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // The common case first (see set_attr).
+    // SAFETY: the program's INTEGERs.
+    let (fast_handle, fast_keyval) = unsafe { (*handle, *keyval) };
+    if delete_fast::<K>(K::f2c(fast_handle), fast_keyval as c_int).is_some() {
+        return answer(ierror, values().success);
+    }
     let code = guarded(name, || {
         // SAFETY: the program's INTEGERs.
         let (handle, keyval) = unsafe { (*handle, c_keyval(*keyval)) };

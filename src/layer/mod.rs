@@ -17,7 +17,7 @@ mod real;
 mod shadows;
 
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 use crate::engine::{Error, ErrorClass, ThreadLevel, Universe};
@@ -31,11 +31,8 @@ const KEYVAL_BOUND: u32 = 1 << 29;
 /// The layer's universe, made at the first attribute call after the real `MPI_Init`, at the
 /// thread level the real MPI granted. `Err` before `MPI_Init` and after `MPI_Finalize`.
 fn universe(name: &str) -> Result<&'static Universe, c_int> {
-    // Made after MPI_Init, and MPI_Finalize (the layer's) not called yet: nothing to ask.
-    if let Some(universe) = UNIVERSE.get() {
-        if !FINALIZED.load(Ordering::Acquire) {
-            return Ok(universe);
-        }
+    if let Some(universe) = ready() {
+        return Ok(universe);
     }
     let real = functions();
     let (mut initialized, mut finalized) = (0, 0);
@@ -53,7 +50,7 @@ fn universe(name: &str) -> Result<&'static Universe, c_int> {
         eprintln!("{name}: called {when} (MPI_ERR_OTHER)");
         return Err(values().err_other);
     }
-    Ok(UNIVERSE.get_or_init(|| {
+    let universe = UNIVERSE.get_or_init(|| {
         let mut provided = 0;
         // SAFETY: as above; MPI is initialized.
         unsafe { (real.query_thread)(&mut provided) };
@@ -65,16 +62,31 @@ fn universe(name: &str) -> Result<&'static Universe, c_int> {
             ThreadLevel::Multiple
         };
         Universe::for_layer(level, KEYVAL_BOUND)
-    }))
+    });
+    if !FINALIZED.load(Ordering::Acquire) {
+        READY.store(std::ptr::from_ref(universe).cast_mut(), Ordering::Release);
+    }
+    Ok(universe)
 }
 
 static UNIVERSE: OnceLock<Universe> = OnceLock::new();
 /// The real `MPI_Finalize` has been called (through the layer's).
 static FINALIZED: AtomicBool = AtomicBool::new(false);
+/// [`UNIVERSE`] once made, while the real MPI is initialized and not finalized through the
+/// layer: the one load the fast paths make to know that they may go on.
+static READY: AtomicPtr<Universe> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The universe if it is made and the real MPI not finalized: nothing to ask.
+#[inline(always)]
+fn ready() -> Option<&'static Universe> {
+    // SAFETY: null, or the address of UNIVERSE's value, which lives as long as the program.
+    unsafe { READY.load(Ordering::Acquire).as_ref() }
+}
 
 /// Notes that the real MPI is finalized.
 fn finalized() {
     FINALIZED.store(true, Ordering::Release);
+    READY.store(std::ptr::null_mut(), Ordering::Release);
 }
 
 /// The layer's universe if an attribute call made it.

@@ -3,9 +3,8 @@
 //! nothing. Both MPIs give a freed handle to their next new object at once, so every
 //! routine that frees an object drops its entry (src/layer/c.rs).
 
-use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::engine::{AnyObject, Id, Object, ObjectKind, Result, Universe};
@@ -69,38 +68,93 @@ fn slot(kind: ObjectKind) -> u8 {
     }
 }
 
-/// Advanced, under the maps' lock, at every change of them: a lookup a thread remembers
-/// holds while this is unchanged.
-static VERSION: AtomicU64 = AtomicU64::new(1);
-
-thread_local! {
-    /// The thread's last lookup: (version, kind, key, its foreign object). A program mostly
-    /// works on one object at a time; this spares it the lock and the hash.
-    static LAST: Cell<(u64, u8, usize, Option<Id>)> = const { Cell::new((0, 0, 0, None)) };
+/// Recent lookups, per kind, for any thread without the lock: a direct-mapped table of
+/// entries (real handle's key, foreign object), each behind a sequence number that is odd
+/// while it is written (a seqlock). Entries are written only with the maps' lock held, so
+/// writers never meet; a reader that sees the sequence move, or odd, looks in the maps.
+struct Recent {
+    sequence: AtomicU32,
+    key: AtomicUsize,
+    /// The object's identity with [`FILLED`] set; 0 when empty.
+    object: AtomicU64,
 }
 
-/// Notes a change of the maps (called with their lock held).
-fn changed() {
-    VERSION.fetch_add(1, Ordering::Release);
+const RECENT: usize = 256;
+/// Marks a filled entry (an identity's generation stays below 2^28, its bit 63 is free).
+const FILLED: u64 = 1 << 63;
+
+static RECENTS: [[Recent; RECENT]; 3] = [const {
+    [const {
+        Recent {
+            sequence: AtomicU32::new(0),
+            key: AtomicUsize::new(0),
+            object: AtomicU64::new(0),
+        }
+    }; RECENT]
+}; 3];
+
+/// The entry of `key`: its bits multiplied and the top 8 kept, so that MPICH's consecutive
+/// integers and Open MPI's aligned pointers both spread.
+#[inline(always)]
+fn recent(kind: u8, key: usize) -> &'static Recent {
+    let spread = (key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+    &RECENTS[usize::from(kind) % 3][spread as usize % RECENT]
+}
+
+fn packed(id: Id) -> u64 {
+    FILLED | (u64::from(id.generation()) << 32) | u64::from(id.index())
+}
+
+/// Writes `key`'s entry (with the maps' lock held: one writer at a time): `id`, or empty.
+fn remember(kind: u8, key: usize, id: Option<Id>) {
+    let entry = recent(kind, key);
+    let sequence = entry.sequence.load(Ordering::Relaxed);
+    entry
+        .sequence
+        .store(sequence.wrapping_add(1), Ordering::Relaxed);
+    fence(Ordering::Release);
+    entry.key.store(key, Ordering::Relaxed);
+    entry.object.store(id.map_or(0, packed), Ordering::Relaxed);
+    entry
+        .sequence
+        .store(sequence.wrapping_add(2), Ordering::Release);
+}
+
+/// The foreign object of the real object `key` if a recent lookup found it, without the
+/// lock: the layer's fast paths (src/layer/c.rs).
+#[inline(always)]
+pub(crate) fn recently_found<O: Object>(key: usize) -> Option<O> {
+    let entry = recent(slot(O::KIND), key);
+    let before = entry.sequence.load(Ordering::Acquire);
+    let (found, object) = (
+        entry.key.load(Ordering::Relaxed),
+        entry.object.load(Ordering::Relaxed),
+    );
+    fence(Ordering::Acquire);
+    let after = entry.sequence.load(Ordering::Relaxed);
+    if before != after || before & 1 != 0 || found != key || object & FILLED == 0 {
+        return None;
+    }
+    let id = Id::from_parts(
+        object as u32,
+        (object >> 32) as u32 & !(FILLED >> 32) as u32,
+    );
+    Some(O::from_id(id))
 }
 
 /// The foreign object of the real object `key`, if it has one.
 pub(crate) fn find<O: Object>(key: usize) -> Option<O> {
-    let version = VERSION.load(Ordering::Acquire);
-    let kind = slot(O::KIND);
-    let remembered = LAST.with(|last| {
-        let (v, k, remembered_key, id) = last.get();
-        (v == version && k == kind && remembered_key == key).then_some(id)
-    });
-    if let Some(id) = remembered {
-        return id.map(O::from_id);
+    if let Some(object) = recently_found::<O>(key) {
+        return Some(object);
     }
-    let id = maps()
+    let kind = slot(O::KIND);
+    let guard = maps();
+    let id = guard
         .as_ref()
         .and_then(|maps| maps.foreign.get(&(kind, key)).copied());
-    // Remembered with the version read before the lookup: a change meanwhile makes the next
-    // call look again.
-    LAST.with(|last| last.set((version, kind, key, id)));
+    if id.is_some() {
+        remember(kind, key, id);
+    }
     id.map(O::from_id)
 }
 
@@ -123,14 +177,13 @@ pub(crate) fn bind<O: Object>(universe: &Universe, key: usize, object: O) {
         let _ = universe.foreign_free(old);
         if let Some(maps) = maps().as_mut() {
             maps.real.remove(&(slot(O::KIND), old.id()));
-            changed();
         }
     }
     let mut guard = maps();
     let maps = guard.get_or_insert_with(Maps::default);
     maps.foreign.insert((slot(O::KIND), key), object.id());
     maps.real.insert((slot(O::KIND), object.id()), key);
-    changed();
+    remember(slot(O::KIND), key, Some(object.id()));
 }
 
 /// Forgets the foreign object of the real object `key` (which the engine has freed).
@@ -139,7 +192,7 @@ pub(crate) fn forget<O: Object>(key: usize) {
         if let Some(id) = maps.foreign.remove(&(slot(O::KIND), key)) {
             maps.real.remove(&(slot(O::KIND), id));
         }
-        changed();
+        remember(slot(O::KIND), key, None);
     }
 }
 
