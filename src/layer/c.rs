@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::real::{conversions, functions, key_of, values, Handle, MPI_Comm, MPI_Datatype};
 use super::real::{MPI_Fint, MPI_Info};
-use super::real::{MPI_Request, MPI_Win};
+use super::real::{MPI_Request, MPI_Status, MPI_Win};
 use super::{report, shadows, universe, On};
 use crate::engine::{
     AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
@@ -406,13 +406,13 @@ entry! {
         fast delete_attr_fast::<CommKind>(comm, keyval),
         => delete_attr::<CommKind>("MPI_Attr_delete", comm, keyval);
     MPI_Comm_dup, PMPI_Comm_dup(comm: MPI_Comm, new: *mut MPI_Comm)
-        => dup::<CommKind>("MPI_Comm_dup", comm, new, || (functions().comm_dup)(comm, new));
+        => dup::<CommKind>("MPI_Comm_dup", comm, new, || (functions().comm_dup)(comm, new), || ());
     MPI_Comm_dup_with_info, PMPI_Comm_dup_with_info(comm: MPI_Comm, info: MPI_Info, new: *mut MPI_Comm)
-        => dup::<CommKind>("MPI_Comm_dup_with_info", comm, new, || (functions().comm_dup_with_info)(comm, info, new));
+        => dup::<CommKind>("MPI_Comm_dup_with_info", comm, new, || (functions().comm_dup_with_info)(comm, info, new), || ());
     MPI_Comm_idup, PMPI_Comm_idup(comm: MPI_Comm, new: *mut MPI_Comm, request: *mut MPI_Request)
-        => dup::<CommKind>("MPI_Comm_idup", comm, new, || (functions().comm_idup)(comm, new, request));
+        => dup::<CommKind>("MPI_Comm_idup", comm, new, || (functions().comm_idup)(comm, new, request), || complete(request));
     MPI_Type_dup, PMPI_Type_dup(datatype: MPI_Datatype, new: *mut MPI_Datatype)
-        => dup::<TypeKind>("MPI_Type_dup", datatype, new, || (functions().type_dup)(datatype, new));
+        => dup::<TypeKind>("MPI_Type_dup", datatype, new, || (functions().type_dup)(datatype, new), || ());
     MPI_Comm_free, PMPI_Comm_free(comm: *mut MPI_Comm)
         => free::<CommKind>("MPI_Comm_free", comm, || (functions().comm_free)(comm));
     MPI_Comm_disconnect, PMPI_Comm_disconnect(comm: *mut MPI_Comm)
@@ -422,6 +422,26 @@ entry! {
     MPI_Win_free, PMPI_Win_free(win: *mut MPI_Win)
         => free::<WinKind>("MPI_Win_free", win, || (functions().win_free)(win));
     MPI_Finalize, PMPI_Finalize() => finalize();
+}
+
+// MPI-4.0's, where the real MPI has it (MPICH 4; not Open MPI 4.1).
+#[cfg(real_idup_with_info)]
+entry! {
+    MPI_Comm_idup_with_info, PMPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, new: *mut MPI_Comm, request: *mut MPI_Request)
+        => dup::<CommKind>("MPI_Comm_idup_with_info", comm, new, || (functions().comm_idup_with_info)(comm, info, new, request), || complete(request));
+}
+
+/// Completes the real `MPI_Comm_idup` whose copies failed, so that its new communicator can
+/// be freed (MPICH frees a communicator still being made twice). The other processes' idups
+/// progress in whatever MPI call they make, as nonblocking collectives do.
+unsafe fn complete(request: *mut MPI_Request) {
+    if request.is_null() {
+        return;
+    }
+    // SAFETY: an MPI_Status of the real MPI's layout, written by its MPI_Wait.
+    let mut status: MPI_Status = unsafe { std::mem::zeroed() };
+    // SAFETY: the request the real MPI_Comm_idup just returned.
+    unsafe { (functions().wait)(request, &mut status) };
 }
 
 /// The engine's view of a handle the program passed: `Err(code)` once reported if it is the
@@ -796,13 +816,14 @@ pub(super) fn delete_value<K: Kind>(
 }
 
 /// A duplication: the real one first, then copies of the attributes onto the new handle's
-/// foreign object. A copy that fails deletes the copies made, frees the new object and
-/// reports the error.
+/// foreign object. A copy that fails deletes the copies made, completes the real call
+/// (`complete`: an idup's request), frees the new object and reports the error.
 unsafe fn dup<K: Kind>(
     name: &str,
     old: K::H,
     new: *mut K::H,
     real_dup: impl FnOnce() -> c_int,
+    complete: impl FnOnce(),
 ) -> c_int {
     let code = real_dup();
     if code != values().success || new.is_null() {
@@ -822,6 +843,7 @@ unsafe fn dup<K: Kind>(
         Err(error) => {
             // The engine freed the copy, deleting what was copied.
             shadows::forget::<K::O>(made.key());
+            complete();
             let mut doomed = made;
             // SAFETY: the real MPI's free of the object it just made.
             unsafe { real_free::<K>(&mut doomed) };

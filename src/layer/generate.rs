@@ -291,16 +291,23 @@ pub fn build(out: &Path) {
         format!("#include <mpi.h>\ntypedef {fint} mpiattr_real_fint;\n"),
     )
     .expect("cannot write layer_real.h");
-    bindgen::Builder::default()
+    let bindings = bindgen::Builder::default()
         .header(header.to_str().expect("OUT_DIR is UTF-8"))
         .clang_args(
             flags
                 .iter()
                 .filter(|f| f.starts_with("-I") || f.starts_with("-D")),
         )
-        .allowlist_type("MPI_(Comm|Datatype|Win|Request|Info|Errhandler)|mpiattr_real_fint")
+        .allowlist_type("MPI_(Comm|Datatype|Win|Request|Info|Errhandler|Status)|mpiattr_real_fint")
+        // Only to learn whether the real MPI has it (MPI-4.0; not Open MPI 4.1).
+        .allowlist_function("MPI_Comm_idup_with_info")
         .generate()
-        .expect("bindgen could not read the real MPI's mpi.h")
+        .expect("bindgen could not read the real MPI's mpi.h");
+    println!("cargo:rustc-check-cfg=cfg(real_idup_with_info)");
+    if bindings.to_string().contains("fn MPI_Comm_idup_with_info") {
+        println!("cargo:rustc-cfg=real_idup_with_info");
+    }
+    bindings
         .write_to_file(out.join("real_mpi.rs"))
         .expect("cannot write real_mpi.rs");
 }

@@ -128,23 +128,25 @@ fn real_code(error: &Error) -> c_int {
 }
 
 /// Whether a callback's code is one the real MPI can interpret, to be returned as it is (the
-/// single-process library returns `MPI_ERR_OTHER` for any other, semantics.md "Errors"): a
-/// class (MPICH's and Open MPI's are below 128), or a code the real MPI's `MPI_Error_class`
-/// accepts where that function checks its argument (Open MPI, whose last predefined code is
-/// small), or one made by `MPI_Add_error_code` in MPICH (which sets bit 30 in those, and
-/// reads a class from the low bits of any number, so nothing else can be told valid there).
+/// single-process library returns `MPI_ERR_OTHER` for any other, semantics.md "Errors").
+/// Open MPI (whose `MPI_ERR_LASTCODE` is small) checks its argument in `MPI_Error_class`:
+/// its predefined classes and codes up to `MPI_ERR_LASTCODE`, and any code that function
+/// accepts. MPICH reads a class from the low bits of any number: its classes (below 128), and
+/// codes made by `MPI_Add_error_class` and `_code`, which set bit 30 and some of the bits
+/// below it (its first is 0x40000001; 0x40000000, its `MPI_ERR_LASTCODE + 1`, is none, though
+/// its `MPI_Error_class` takes it for one). Nothing else can be told valid there.
 fn valid_code(code: c_int) -> bool {
+    let checks = values().err_lastcode < 4096;
     if code <= 0 {
         return false;
     }
-    if code < 128 {
+    if (checks && code <= values().err_lastcode) || (!checks && code < 128) {
         return true;
     }
     let mut class = -1;
     // SAFETY: the real MPI's always-valid query with an out-pointer to a local.
     let accepted = unsafe { (functions().error_class)(code, &mut class) } == values().success;
-    let checks = values().err_lastcode < 4096;
-    accepted && (checks || code & 0x4000_0000 != 0)
+    accepted && class > 0 && (checks || (code & 0x4000_0000 != 0 && code & 0x3fff_ffff != 0))
 }
 
 /// Reports `error` of the call `name` (`arguments` describes its arguments, only when needed) as the real MPI would:

@@ -17,7 +17,9 @@ mod bindings {
     #![allow(missing_docs, clippy::all)]
     include!(concat!(env!("OUT_DIR"), "/real_mpi.rs"));
 }
-pub(crate) use bindings::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Request, MPI_Win};
+pub(crate) use bindings::{
+    MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Request, MPI_Status, MPI_Win,
+};
 /// The real MPI's Fortran INTEGER.
 pub(crate) type MPI_Fint = bindings::mpiattr_real_fint;
 
@@ -69,15 +71,15 @@ pub(crate) fn key_of(value: *mut c_void) -> usize {
 }
 
 macro_rules! functions {
-    ($($field:ident = $symbol:literal: fn($($arg:ty),*);)*) => {
+    ($($(#[$meta:meta])* $field:ident = $symbol:literal: fn($($arg:ty),*);)*) => {
         /// The real MPI's functions the layer calls.
         pub(crate) struct Functions {
-            $(pub(crate) $field: unsafe extern "C" fn($($arg),*) -> c_int,)*
+            $($(#[$meta])* pub(crate) $field: unsafe extern "C" fn($($arg),*) -> c_int,)*
         }
 
         fn resolve() -> Functions {
             Functions {
-                $($field: {
+                $($(#[$meta])* $field: {
                     let address = next($symbol);
                     // SAFETY: the real MPI's function of this name, with the signature its
                     // mpi.h declares (the handle types come from that header).
@@ -96,6 +98,10 @@ functions! {
     comm_dup = c"PMPI_Comm_dup": fn(MPI_Comm, *mut MPI_Comm);
     comm_dup_with_info = c"PMPI_Comm_dup_with_info": fn(MPI_Comm, MPI_Info, *mut MPI_Comm);
     comm_idup = c"PMPI_Comm_idup": fn(MPI_Comm, *mut MPI_Comm, *mut MPI_Request);
+    #[cfg(real_idup_with_info)]
+    comm_idup_with_info = c"PMPI_Comm_idup_with_info":
+        fn(MPI_Comm, MPI_Info, *mut MPI_Comm, *mut MPI_Request);
+    wait = c"PMPI_Wait": fn(*mut MPI_Request, *mut MPI_Status);
     comm_free = c"PMPI_Comm_free": fn(*mut MPI_Comm);
     comm_disconnect = c"PMPI_Comm_disconnect": fn(*mut MPI_Comm);
     type_dup = c"PMPI_Type_dup": fn(MPI_Datatype, *mut MPI_Datatype);

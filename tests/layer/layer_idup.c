@@ -1,6 +1,7 @@
 /*
  * MPI_Comm_idup copies attributes as MPI_Comm_dup does (docs/layer.md): after the request
  * completes, the new communicator has the copies, made with the copy callbacks, and works.
+ * So does MPI-4.0's MPI_Comm_idup_with_info where the MPI has it (not Open MPI 4.1).
  */
 #include "check.h"
 
@@ -34,6 +35,16 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup));
     CHECK_EQ_INT(sum, 2);
     CHECK_OK(MPI_Comm_free(&dup));
+#if MPI_VERSION >= 4
+    CHECK_OK(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup, &request));
+    CHECK_OK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CHECK_EQ_INT(copies, 2);
+    v = NULL;
+    flag = 0;
+    CHECK_OK(MPI_Comm_get_attr(dup, kv, &v, &flag));
+    CHECK(flag == 1 && PTRI(v) == 42);
+    CHECK_OK(MPI_Comm_free(&dup));
+#endif
     CHECK_OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, kv));
     CHECK_OK(MPI_Comm_free_keyval(&kv));
     /* Not CHECK_OK: Open MPI 4.1.4 aborts an MPI_Error_class after MPI_Finalize. */
