@@ -396,7 +396,7 @@ fn programs_over_the_standard_abi() {
 /// over each MPI natively (nothing preloaded) and with the layer preloaded: ci/conformance's
 /// second table. One line per job goes to the file `MPIATTR_LAYER_TABLE` names (default
 /// `target/layer-tests/side_by_side.tsv`), tab-separated: MPI, suite, program, `native` or
-/// `layer`, the result ([`verdict`], or `fail: compile`), `listed` or `left out`; the report
+/// `layer`, the result ([`verdict`], or `fail: compile`), `listed` or `excluded`; the report
 /// of every failure goes to stdout. `MPIATTR_LAYER_MPIS` (say `mpich openmpi`) runs only
 /// those MPIs. The test fails only when it cannot run the jobs; ci/conformance judges them.
 #[test]
@@ -447,7 +447,7 @@ fn side_by_side() {
                     "{}\t{}\t{name}\t{mode}\t{result}\t{}",
                     mpi.name,
                     program.suite(),
-                    if left_out { "left out" } else { "listed" }
+                    if left_out { "excluded" } else { "listed" }
                 )
                 .and_then(|()| file.flush())
                 .unwrap_or_else(|e| panic!("cannot write {}: {e}", table.display()));
