@@ -11,6 +11,10 @@
 //! (`tests/layer/spy.c`) after the layer, which counts the calls that reach the real MPI's
 //! attribute routines: under the layer none but reads of predefined attributes may.
 //!
+//! `side_by_side` (ignored: `ci/conformance layer` runs it) runs every program of the lists,
+//! also those a list leaves out over some MPI, over each MPI natively (nothing preloaded) and
+//! with the layer, and writes the results down for ci/conformance's table.
+//!
 //! The programs' C files do not depend on the Fortran INTEGER configuration: only the default
 //! configuration runs them.
 #![cfg(not(feature = "fortran-integer-8"))]
@@ -19,6 +23,7 @@
 mod common;
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -181,17 +186,23 @@ impl Mpi {
         Ok(exe)
     }
 
-    /// `mpiexec -n 2` of `exe` with `preload` in the processes' LD_PRELOAD.
-    fn run(&self, exe: &Path, preload: &str) -> (Command, common::Output) {
+    /// `mpiexec -n 2` of `exe`, with `preload` in the processes' LD_PRELOAD if given (none:
+    /// the program runs natively, LD_PRELOAD left as it is).
+    fn run(&self, exe: &Path, preload: Option<&str>) -> (Command, common::Output) {
         let mut cmd = Command::new(self.tool(self.mpiexec));
         if self.name == "openmpi" {
             // Debian's Open MPI makes windows only with the pt2pt component; as root it
             // needs permission, and two processes may oversubscribe a small machine.
             cmd.args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
-                .args(["-x", &format!("LD_PRELOAD={preload}")])
                 .args(["-x", "OMPI_MCA_osc=pt2pt"]);
+            if let Some(preload) = preload {
+                cmd.args(["-x", &format!("LD_PRELOAD={preload}")]);
+            }
         } else {
-            cmd.args(["-n", "2", "env", &format!("LD_PRELOAD={preload}")]);
+            cmd.args(["-n", "2"]);
+            if let Some(preload) = preload {
+                cmd.args(["env", &format!("LD_PRELOAD={preload}")]);
+            }
         }
         cmd.arg(exe);
         common::clean_library_path(&mut cmd);
@@ -201,23 +212,31 @@ impl Mpi {
     }
 }
 
-/// The names a list of tests/layer names for `mpi` (not left out over it).
-fn listed(mpi: &Mpi, list: &str) -> Vec<String> {
+/// A program of a list of tests/layer (from_c.txt, from_fortran.txt): its name, and the
+/// MPIs its line leaves it out over (`-NAME` words after the name).
+struct Entry {
+    name: String,
+    left_out: Vec<String>,
+}
+
+/// The lines of a list of tests/layer.
+fn entries(list: &str) -> Vec<Entry> {
     let path = repo().join("tests").join("layer").join(list);
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut names = Vec::new();
+    let mut entries = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let mut words = line.split_whitespace();
-        let name = words.next().expect("a name");
-        let out = format!("-{}", mpi.name);
-        if !words.take_while(|w| w.starts_with('-')).any(|w| w == out) {
-            names.push(name.to_string());
-        }
+        let name = words.next().expect("a name").to_string();
+        let left_out = words
+            .map_while(|w| w.strip_prefix('-'))
+            .map(str::to_string)
+            .collect();
+        entries.push(Entry { name, left_out });
     }
-    names
+    entries
 }
 
 /// A program the layer runs: C (its source) or Fortran (its name in tests/fortran).
@@ -227,9 +246,44 @@ enum Program {
     Fortran(String),
 }
 
-/// The programs for `mpi`: `tests/layer/layer_*.c`, those of `tests/c/` named in
-/// from_c.txt and those of `tests/fortran/` named in from_fortran.txt.
-fn programs(mpi: &Mpi) -> Vec<Program> {
+impl Program {
+    fn name(&self) -> String {
+        match self {
+            Program::C(source) => source
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned(),
+            Program::Fortran(name) => name.clone(),
+        }
+    }
+
+    /// Where it comes from: `layer`, `c` or `fortran` (the directory of tests/).
+    fn suite(&self) -> String {
+        match self {
+            Program::C(source) => source
+                .parent()
+                .and_then(Path::file_name)
+                .expect("a directory")
+                .to_string_lossy()
+                .into_owned(),
+            Program::Fortran(_) => "fortran".to_string(),
+        }
+    }
+
+    /// Builds it with `mpi`'s wrappers: the executable, or the compiler's report.
+    fn build(&self, mpi: &Mpi) -> Result<PathBuf, String> {
+        match self {
+            Program::C(source) => mpi.compile(source, &["-lpthread"]),
+            Program::Fortran(name) => mpi.compile_fortran(name),
+        }
+    }
+}
+
+/// Every program for `mpi`, each with whether its list leaves it out over `mpi`:
+/// `tests/layer/layer_*.c`, those of `tests/c/` named in from_c.txt and those of
+/// `tests/fortran/` named in from_fortran.txt.
+fn every_program(mpi: &Mpi) -> Vec<(Program, bool)> {
     let layer = repo().join("tests").join("layer");
     let mut found: Vec<PathBuf> = fs::read_dir(&layer)
         .expect("tests/layer")
@@ -240,17 +294,53 @@ fn programs(mpi: &Mpi) -> Vec<Program> {
         })
         .collect();
     found.sort();
-    let c = listed(mpi, "from_c.txt")
-        .into_iter()
-        .map(|name| repo().join("tests").join("c").join(format!("{name}.c")));
-    found.extend(c);
-    let mut programs: Vec<Program> = found.into_iter().map(Program::C).collect();
+    let mut programs: Vec<(Program, bool)> =
+        found.into_iter().map(|p| (Program::C(p), false)).collect();
+    let left_out = |entry: &Entry| entry.left_out.iter().any(|m| m == mpi.name);
+    for entry in entries("from_c.txt") {
+        let source = repo()
+            .join("tests")
+            .join("c")
+            .join(format!("{}.c", entry.name));
+        programs.push((Program::C(source), left_out(&entry)));
+    }
     // The standard ABI has no Fortran yet.
     if mpi.name != "abi" {
-        let fortran = listed(mpi, "from_fortran.txt");
-        programs.extend(fortran.into_iter().map(Program::Fortran));
+        for entry in entries("from_fortran.txt") {
+            let out = left_out(&entry);
+            programs.push((Program::Fortran(entry.name), out));
+        }
     }
     programs
+}
+
+/// The programs for `mpi`: those of [`every_program`] not left out over it.
+fn programs(mpi: &Mpi) -> Vec<Program> {
+    every_program(mpi)
+        .into_iter()
+        .filter_map(|(program, left_out)| (!left_out).then_some(program))
+        .collect()
+}
+
+/// A job's result: `pass` (exit 0 and `OK name` from both ranks), `skip` (exit 0 and
+/// `SKIP name: reason` from both: a feature or property that MPI lacks), `fail: hangs`
+/// (killed after [`TIMEOUT`]) or `fail: run`.
+fn verdict(name: &str, out: &common::Output) -> &'static str {
+    let lines = |prefix: &str| out.stdout.lines().filter(|l| l.starts_with(prefix)).count();
+    let ok = out
+        .stdout
+        .lines()
+        .filter(|l| *l == format!("OK {name}"))
+        .count();
+    if out.timed_out {
+        "fail: hangs"
+    } else if out.status.success() && ok == 2 {
+        "pass"
+    } else if out.status.success() && lines(&format!("SKIP {name}:")) == 2 {
+        "skip"
+    } else {
+        "fail: run"
+    }
 }
 
 /// Every program, with the layer, on both ranks.
@@ -260,31 +350,16 @@ fn run_all(mpi: &Mpi) {
     let programs = programs(mpi);
     assert!(programs.len() >= 10, "too few programs: {programs:?}");
     for program in &programs {
-        let (name, compiled) = match program {
-            Program::C(source) => (
-                source
-                    .file_stem()
-                    .expect("a name")
-                    .to_string_lossy()
-                    .into_owned(),
-                mpi.compile(source, &["-lpthread"]),
-            ),
-            Program::Fortran(name) => (name.clone(), mpi.compile_fortran(name)),
-        };
-        let exe = match compiled {
+        let name = program.name();
+        let exe = match program.build(mpi) {
             Ok(exe) => exe,
             Err(report) => {
                 failures.push(report);
                 continue;
             }
         };
-        let (cmd, out) = mpi.run(&exe, &layer.to_string_lossy());
-        let oks = out
-            .stdout
-            .lines()
-            .filter(|l| *l == format!("OK {name}"))
-            .count();
-        if !out.status.success() || oks != 2 || out.timed_out {
+        let (cmd, out) = mpi.run(&exe, Some(&layer.to_string_lossy()));
+        if verdict(&name, &out) != "pass" {
             failures.push(common::report(
                 &format!("{name}: expected exit 0 and `OK {name}` from both ranks"),
                 &cmd,
@@ -315,6 +390,72 @@ fn programs_over_open_mpi() {
 #[test]
 fn programs_over_the_standard_abi() {
     run_all(&ABI);
+}
+
+/// Every program of the lists, also those left out over an MPI, in jobs of two processes
+/// over each MPI natively (nothing preloaded) and with the layer preloaded: ci/conformance's
+/// second table. One line per job goes to the file `MPIATTR_LAYER_TABLE` names (default
+/// `target/layer-tests/side_by_side.tsv`), tab-separated: MPI, suite, program, `native` or
+/// `layer`, the result ([`verdict`], or `fail: compile`), `listed` or `excluded`; the report
+/// of every failure goes to stdout. `MPIATTR_LAYER_MPIS` (say `mpich openmpi`) runs only
+/// those MPIs. The test fails only when it cannot run the jobs; ci/conformance judges them.
+#[test]
+#[ignore = "ci/conformance runs it (several minutes)"]
+fn side_by_side() {
+    let table = std::env::var_os("MPIATTR_LAYER_TABLE")
+        .filter(|t| !t.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let dir = repo().join("target").join("layer-tests");
+            fs::create_dir_all(&dir).expect("target/layer-tests");
+            dir.join("side_by_side.tsv")
+        });
+    let only = std::env::var("MPIATTR_LAYER_MPIS").unwrap_or_default();
+    let mut file = fs::File::create(&table)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", table.display()));
+    for mpi in [&MPICH, &OPEN_MPI, &ABI] {
+        if !only.trim().is_empty() && !only.split_whitespace().any(|m| m == mpi.name) {
+            continue;
+        }
+        let layer = mpi.layer().to_string_lossy().into_owned();
+        for (program, left_out) in every_program(mpi) {
+            let name = program.name();
+            let results: Vec<(&str, &str)> = match program.build(mpi) {
+                Ok(exe) => [("native", None), ("layer", Some(layer.as_str()))]
+                    .into_iter()
+                    .map(|(mode, preload)| {
+                        let (cmd, out) = mpi.run(&exe, preload);
+                        let result = verdict(&name, &out);
+                        if result != "pass" {
+                            let mut what = format!("{}, {mode}: {name}: {result}", mpi.name);
+                            if out.timed_out {
+                                what += &format!(" (no exit within {} s)", TIMEOUT.as_secs());
+                            }
+                            println!("{}", common::report(&what, &cmd, &out));
+                        }
+                        (mode, result)
+                    })
+                    .collect(),
+                Err(report) => {
+                    println!("{}, native and layer: {report}", mpi.name);
+                    vec![("native", "fail: compile"), ("layer", "fail: compile")]
+                }
+            };
+            for (mode, result) in &results {
+                writeln!(
+                    file,
+                    "{}\t{}\t{name}\t{mode}\t{result}\t{}",
+                    mpi.name,
+                    program.suite(),
+                    if left_out { "excluded" } else { "listed" }
+                )
+                .and_then(|()| file.flush())
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", table.display()));
+            }
+            let summary: Vec<String> = results.iter().map(|(m, r)| format!("{m} {r}")).collect();
+            eprintln!("side_by_side: {} {name}: {}", mpi.name, summary.join(", "));
+        }
+    }
 }
 
 /// The spy's line: (calls, calls other than reads of predefined attributes), per rank.
@@ -351,7 +492,7 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
     let direct = mpi
         .compile(&dir.join("spy_direct.c"), &[])
         .unwrap_or_else(|report| panic!("{report}"));
-    let (cmd, out) = mpi.run(&direct, &spy.to_string_lossy());
+    let (cmd, out) = mpi.run(&direct, Some(&spy.to_string_lossy()));
     let counts = spy_counts(&out.stderr);
     assert!(
         out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 4),
@@ -377,7 +518,7 @@ fn no_attribute_call_reaches(mpi: &Mpi) {
             .compile(&source, &[])
             .unwrap_or_else(|report| panic!("{report}"));
         let preload = format!("{} {}", layer.display(), spy.display());
-        let (cmd, out) = mpi.run(&exe, &preload);
+        let (cmd, out) = mpi.run(&exe, Some(&preload));
         let counts = spy_counts(&out.stderr);
         assert!(
             out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
@@ -397,7 +538,7 @@ fn no_fortran_call_reaches(mpi: &Mpi, layer: &Path, spy: &Path) {
     let fortran = mpi
         .compile_fortran("mixed_values")
         .unwrap_or_else(|report| panic!("{report}"));
-    let (cmd, out) = mpi.run(&fortran, &spy.to_string_lossy());
+    let (cmd, out) = mpi.run(&fortran, Some(&spy.to_string_lossy()));
     let counts = spy_counts(&out.stderr);
     assert!(
         counts.len() == 2 && counts.iter().all(|&(_, o)| o >= 1),
@@ -405,7 +546,7 @@ fn no_fortran_call_reaches(mpi: &Mpi, layer: &Path, spy: &Path) {
         common::report("the spy did not see the Fortran calls", &cmd, &out)
     );
     let preload = format!("{} {}", layer.display(), spy.display());
-    let (cmd, out) = mpi.run(&fortran, &preload);
+    let (cmd, out) = mpi.run(&fortran, Some(&preload));
     let counts = spy_counts(&out.stderr);
     assert!(
         out.status.success() && counts.len() == 2 && counts.iter().all(|&(_, o)| o == 0),
