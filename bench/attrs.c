@@ -9,12 +9,17 @@
  *   get_unset      MPI_Comm_get_attr of a keyval the communicator has no value for
  *   set_existing   MPI_Comm_set_attr over an existing value (no delete callback)
  *   delete_set     MPI_Comm_delete_attr followed by MPI_Comm_set_attr
- *   comm_dup       MPI_Comm_dup, per attribute copied with MPI_COMM_DUP_FN:
+ *   comm_dup       MPI_Comm_dup, per attribute copied with MPI_COMM_DUP_FN (N >= 16):
  *                  (time with N attributes - time with none) / N, both timed alternately in
  *                  one loop, the median of 15 runs
- *   comm_free      MPI_Comm_free of such a duplicate, per attribute, the same way
- *   type_dup       MPI_Type_dup, per attribute copied with MPI_TYPE_DUP_FN
- *   type_free      MPI_Type_free of such a duplicate, per attribute
+ *   comm_free      MPI_Comm_free of such a duplicate, per attribute, the same way (N >= 16)
+ *   type_dup       MPI_Type_dup, per attribute copied with MPI_TYPE_DUP_FN (N >= 16)
+ *   type_free      MPI_Type_free of such a duplicate, per attribute (N >= 16)
+ *   comm_dup_free_call, type_dup_free_call
+ *                  a whole MPI_Comm_dup + MPI_Comm_free (MPI_Type_dup + MPI_Type_free) of an
+ *                  object with no attribute (printed as N = 0) and with one (N = 1), the
+ *                  median of 15 runs: at 1 attribute a per-attribute figure would be the
+ *                  difference of two times of about 100 ns, mostly noise
  * and once:
  *   keyval         MPI_Comm_create_keyval + MPI_Comm_free_keyval
  *
@@ -144,22 +149,45 @@ static int cmp_double(const void *a, const void *b)
 
 #define DUP_REPEATS 15
 
-/* Per attribute: the median over DUP_REPEATS runs of (time with n attributes - time bare)/n,
-   for dup and for free. */
-static void measure_dup(body_fn body, struct dup_state *s, int n, double *dup, double *freed)
+struct dup_figures {
+    double dup, freed;   /* per attribute */
+    double whole, bare;  /* a whole dup + free with the n attributes, and with none */
+};
+
+static double median(double *values)
+{
+    qsort(values, DUP_REPEATS, sizeof(double), cmp_double);
+    return values[DUP_REPEATS / 2];
+}
+
+/* Medians over DUP_REPEATS runs: per attribute (time with n attributes - time bare) / n, for
+   dup and for free, and the whole dup + free with n attributes and bare. */
+static struct dup_figures measure_dup(body_fn body, struct dup_state *s, int n)
 {
     long runs = n >= 256 ? 100 : 1000;
-    double dups[DUP_REPEATS], frees[DUP_REPEATS];
+    double dups[DUP_REPEATS], frees[DUP_REPEATS], wholes[DUP_REPEATS], bares[DUP_REPEATS];
     for (int r = 0; r < DUP_REPEATS; r++) {
         s->dup_ns = s->free_ns = s->bare_dup_ns = s->bare_free_ns = 0;
         body(s, runs);
         dups[r] = (s->dup_ns - s->bare_dup_ns) / (double)runs / n;
         frees[r] = (s->free_ns - s->bare_free_ns) / (double)runs / n;
+        wholes[r] = (s->dup_ns + s->free_ns) / (double)runs;
+        bares[r] = (s->bare_dup_ns + s->bare_free_ns) / (double)runs;
     }
-    qsort(dups, DUP_REPEATS, sizeof(double), cmp_double);
-    qsort(frees, DUP_REPEATS, sizeof(double), cmp_double);
-    *dup = dups[DUP_REPEATS / 2];
-    *freed = frees[DUP_REPEATS / 2];
+    struct dup_figures f = {median(dups), median(frees), median(wholes), median(bares)};
+    return f;
+}
+
+/* One kind's rows: whole calls at 0 and 1 attributes, per attribute from 16 on. */
+static void print_dup(const char *kind, int n, struct dup_figures f)
+{
+    if (n == 1) {
+        printf("%s_dup_free_call 0 %.2f\n", kind, f.bare);
+        printf("%s_dup_free_call 1 %.2f\n", kind, f.whole);
+    } else {
+        printf("%s_dup %d %.2f\n", kind, n, f.dup);
+        printf("%s_free %d %.2f\n", kind, n, f.freed);
+    }
 }
 
 static void keyval_create_free(void *p, long count)
@@ -208,13 +236,8 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)
             check(MPI_Type_set_attr(ds.type, type_keyvals[k], (void *)(intptr_t)(k + 1)),
                   "MPI_Type_set_attr");
-        double dup, freed;
-        measure_dup(comm_dup_free, &ds, n, &dup, &freed);
-        printf("comm_dup %d %.2f\n", n, dup);
-        printf("comm_free %d %.2f\n", n, freed);
-        measure_dup(type_dup_free, &ds, n, &dup, &freed);
-        printf("type_dup %d %.2f\n", n, dup);
-        printf("type_free %d %.2f\n", n, freed);
+        print_dup("comm", n, measure_dup(comm_dup_free, &ds, n));
+        print_dup("type", n, measure_dup(type_dup_free, &ds, n));
         fflush(stdout);
         MPI_Type_free(&ds.type);
         MPI_Comm_free(&cs.comm);

@@ -968,16 +968,36 @@ pub fn resized(old: &Arc<TypeMap>, lb: i64, extent: i64, large: bool) -> Result<
 
 /// MPI_Type_dup's type map: the same entries, combiner DUP.
 pub fn dup(old: &Arc<TypeMap>) -> Result<TypeMap> {
-    let contents = contents_of(false, vec![], vec![], vec![], &[old]);
-    let mut map = TypeMap::derived(Combiner::Dup, contents, false, vec![part(0, 1, old)], false)?;
-    map.lb = old.lb;
-    map.ub = old.ub;
-    map.explicit_bounds = old.explicit_bounds;
-    // The same type map: the duplicate of a committed type shares its compiled form.
-    if let Some(flat) = old.flat.get() {
-        map.flat = OnceLock::from(Arc::clone(flat));
-    }
-    Ok(map)
+    // One copy of `old` at displacement 0: its size, bounds and alignment, as
+    // TypeMap::derived would compute them, without computing (a dup is a hot path).
+    let (true_lb, true_ub) = if old.size > 0 {
+        (old.true_lb, old.true_ub)
+    } else {
+        (0, 0)
+    };
+    Ok(TypeMap {
+        combiner: Combiner::Dup,
+        contents: Contents {
+            types: vec![Arc::clone(old)],
+            ..Contents::default()
+        },
+        large_form: false,
+        predefined: None,
+        basic: None,
+        parts: vec![part(0, 1, old)],
+        size: old.size,
+        lb: old.lb,
+        ub: old.ub,
+        true_lb,
+        true_ub,
+        align: old.align.max(1),
+        explicit_bounds: old.explicit_bounds,
+        // The same type map: the duplicate of a committed type shares its compiled form.
+        flat: old
+            .flat
+            .get()
+            .map_or_else(OnceLock::new, |flat| OnceLock::from(Arc::clone(flat))),
+    })
 }
 
 /// Array storage order for subarray and darray.
