@@ -354,6 +354,19 @@ impl<T> StateLock<T> {
         // while this shared borrow lives.
         Some(f(unsafe { &*self.data.get() }))
     }
+
+    /// [`StateLock::peek_single`] of a function and its arguments instead of a closure: a
+    /// function marked `#[inline(always)]` is then inlined into the caller wherever it is
+    /// used (a closure is a function of its own, which LLVM may leave out of line).
+    #[inline(always)]
+    pub(crate) fn peek_single_with<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
+        if self.gate.load(Ordering::Relaxed) != current_thread() {
+            return None;
+        }
+        // SAFETY: as in peek_single: `f` gets the state and `arguments`, none of which reach
+        // the lock, so no guard is taken while this shared borrow lives.
+        Some(f(unsafe { &*self.data.get() }, arguments))
+    }
 }
 
 /// The guard of [`StateLock::try_single`]: the owner thread's, in MPI_THREAD_SINGLE.

@@ -1264,8 +1264,17 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
-        let state = self.state.try_single()?;
-        Self::get_in(&state, O::KIND, object.id(), keyval, view)
+        // A read: a look that does not mark the gate held (nothing in it can re-enter).
+        self.state
+            .peek_single_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
+    }
+
+    #[inline(always)]
+    fn get_in_at(
+        state: &State,
+        (kind, id, keyval, view): (ObjectKind, Id, Keyval, Language),
+    ) -> Option<Option<Word>> {
+        Self::get_in(state, kind, id, keyval, view)
     }
 
     /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1279,9 +1288,23 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
-        let state = self.state.try_single()?;
-        let id = state.table(O::KIND).id_at(index).filter(|id| accept(*id))?;
-        Self::get_in(&state, O::KIND, id, keyval, view)
+        self.state
+            .peek_single_with(Self::get_in_index, (O::KIND, index, accept, keyval, view))?
+    }
+
+    #[inline(always)]
+    fn get_in_index(
+        state: &State,
+        (kind, index, accept, keyval, view): (
+            ObjectKind,
+            u32,
+            impl FnOnce(Id) -> bool,
+            Keyval,
+            Language,
+        ),
+    ) -> Option<Option<Word>> {
+        let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
+        Self::get_in(state, kind, id, keyval, view)
     }
 
     #[inline(always)]
