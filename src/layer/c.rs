@@ -9,13 +9,15 @@ use super::real::{conversions, functions, key_of, values, Handle, MPI_Comm, MPI_
 use super::real::{MPI_Fint, MPI_Info};
 use super::real::{MPI_Request, MPI_Status, MPI_Win};
 use super::{report, shadows, universe, On};
+use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn, Call, FrontEnd};
 use crate::engine::{
-    AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
-    HandleProblem, Keyval, KeyvalSpec, Language, Object, ObjectKind, Universe, Win, Word,
+    AnyObject, Comm, CopyAction, Datatype, DeleteAction, Error, HandleProblem, Keyval, KeyvalSpec,
+    Language, Object, ObjectKind, Universe, Win, Word,
 };
 
-/// What differs between communicators, datatypes and windows.
-pub(super) trait Kind: 'static {
+/// What differs between communicators, datatypes and windows. (Visible in the crate: each
+/// kind is a [`FrontEnd`] of the shared callback calls, whose handle type is its `H`.)
+pub(crate) trait Kind: 'static {
     /// The real MPI's handle.
     type H: Handle + 'static;
     /// The engine's foreign object.
@@ -183,12 +185,6 @@ impl Kind for WinKind {
     ];
 }
 
-/// A C copy callback: `(handle, keyval, extra_state, value_in, value_out, flag)`.
-type RawCopy<H> =
-    unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void, *mut c_void, *mut c_int) -> c_int;
-/// A C delete callback: `(handle, keyval, value, extra_state)`.
-type RawDelete<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
-
 /// How many callbacks the thread has called that have not returned: those running, and those
 /// left by `longjmp`, which never will. When the thread ends with one left, what its call
 /// left half-done is finished then (as the single-process library's shells do).
@@ -208,88 +204,30 @@ thread_local! {
     static UNRETURNED: Unreturned = const { Unreturned(std::cell::Cell::new(0)) };
 }
 
-/// Calls a user callback, counted in [`UNRETURNED`] until it returns.
-pub(super) fn counted(call: impl FnOnce() -> c_int) -> c_int {
-    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
-    let code = call();
-    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
-    code
-}
-
-struct CCopy<H> {
-    function: RawCopy<H>,
-    extra_state: usize,
-}
-
-impl<H: Handle + 'static> CopyCallback for CCopy<H> {
-    fn copy(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<Option<Word>, i32> {
-        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        // SAFETY: the user's callback with the arguments the standard gives it; the
-        // out-pointers point at locals that outlive the call.
-        let code = counted(|| unsafe {
-            (self.function)(
-                handle,
-                keyval.0,
-                self.extra_state as *mut c_void,
-                value as *mut c_void,
-                (&mut out as *mut *mut c_void).cast(),
-                &mut flag,
-            )
-        });
-        if code != values().success {
-            return Err(code);
-        }
-        Ok((flag != 0).then_some(out as Word))
+/// Each kind is the front end of its C and Fortran callbacks: the real MPI's handles of that
+/// kind, and its Fortran INTEGER.
+impl<K: Kind> FrontEnd for K {
+    type Handle = K::H;
+    type Fint = MPI_Fint;
+    fn success() -> c_int {
+        values().success
+    }
+    /// The real handle of the object; `MPI_ERR_INTERN` if the layer has none for it.
+    fn c_handle(object: AnyObject) -> Result<K::H, i32> {
+        let real = shadows::real_key(object).ok_or(values().err_intern)?;
+        Ok(K::H::from_key(real))
+    }
+    fn fortran_handle(object: AnyObject) -> Result<MPI_Fint, i32> {
+        Self::c_handle(object).map(K::c2f)
+    }
+    /// The call, counted in [`UNRETURNED`] until it returns.
+    fn around<R>(_: Call, body: impl FnOnce() -> R) -> R {
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
+        let result = body();
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
+        result
     }
 }
-
-struct CDelete<H> {
-    function: RawDelete<H>,
-    extra_state: usize,
-}
-
-impl<H: Handle + 'static> DeleteCallback for CDelete<H> {
-    fn delete(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<(), i32> {
-        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
-        // SAFETY: the user's callback with the arguments the standard gives it.
-        let code = counted(|| unsafe {
-            (self.function)(
-                handle,
-                keyval.0,
-                value as *mut c_void,
-                self.extra_state as *mut c_void,
-            )
-        });
-        if code != values().success {
-            return Err(code);
-        }
-        Ok(())
-    }
-}
-
-// SAFETY: a function pointer and an integer; the callback's own thread safety is the
-// program's, as in any MPI.
-unsafe impl<H> Send for CCopy<H> {}
-// SAFETY: as above.
-unsafe impl<H> Sync for CCopy<H> {}
-// SAFETY: as above.
-unsafe impl<H> Send for CDelete<H> {}
-// SAFETY: as above.
-unsafe impl<H> Sync for CDelete<H> {}
 
 /// Runs an entry point's body: a panic becomes `MPI_ERR_INTERN` and one line on stderr,
 /// never an unwind into C.
@@ -491,21 +429,21 @@ unsafe fn create_keyval<K: Kind>(
             CopyAction::Dup
         } else {
             // SAFETY: the program passed a copy callback of its kind's type.
-            let function = unsafe { std::mem::transmute::<*mut c_void, RawCopy<K::H>>(copy) };
-            CopyAction::Call(std::sync::Arc::new(CCopy {
+            let function = unsafe { std::mem::transmute::<*mut c_void, CCopyFn<K::H>>(copy) };
+            CopyAction::Call(std::sync::Arc::new(CCopy::<K>::new(
                 function,
-                extra_state: extra as usize,
-            }))
+                extra as usize,
+            )))
         };
         let delete = if delete.is_null() || delete == null_delete || delete == v.null_delete_fn {
             DeleteAction::Null
         } else {
             // SAFETY: the program passed a delete callback of its kind's type.
-            let function = unsafe { std::mem::transmute::<*mut c_void, RawDelete<K::H>>(delete) };
-            DeleteAction::Call(std::sync::Arc::new(CDelete {
+            let function = unsafe { std::mem::transmute::<*mut c_void, CDeleteFn<K::H>>(delete) };
+            DeleteAction::Call(std::sync::Arc::new(CDelete::<K>::new(
                 function,
-                extra_state: extra as usize,
-            }))
+                extra as usize,
+            )))
         };
         Ok((copy, delete))
     };
