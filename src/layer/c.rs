@@ -29,13 +29,8 @@ pub(crate) trait Kind: 'static {
     fn on(handle: Self::H) -> On;
     /// Whether `keyval` is one of the real MPI's predefined keyvals of this kind.
     fn predefined(keyval: c_int) -> bool;
-    /// The real MPI's get of a predefined attribute.
-    unsafe fn real_get(
-        handle: Self::H,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int;
+    /// The real MPI's get of its predefined attributes (datatypes have none).
+    fn real_get() -> Option<RealGet<Self::H>>;
     /// The real MPI's predefined callbacks: no copy, no delete, copy the value.
     fn callbacks() -> [*mut c_void; 3];
     /// The real MPI's C handle of a Fortran handle, and back.
@@ -46,143 +41,69 @@ pub(crate) trait Kind: 'static {
     const FORTRAN_CALLBACKS: [&'static str; 3];
 }
 
-pub(super) struct CommKind;
-pub(super) struct TypeKind;
-pub(super) struct WinKind;
+/// The real MPI's `MPI_Comm_get_attr` or `MPI_Win_get_attr`.
+pub(crate) type RealGet<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_int) -> c_int;
 
-impl Kind for CommKind {
-    type H = MPI_Comm;
-    type O = Comm;
-    const KIND: ObjectKind = ObjectKind::Comm;
-    fn null() -> *mut c_void {
-        values().comm_null
-    }
-    fn on(handle: MPI_Comm) -> On {
-        On::Comm(handle)
-    }
-    fn predefined(keyval: c_int) -> bool {
-        let v = values();
-        [
-            v.tag_ub,
-            v.host,
-            v.io,
-            v.wtime_is_global,
-            v.universe_size,
-            v.lastusedcode,
-            v.appnum,
-        ]
-        .contains(&keyval)
-    }
-    unsafe fn real_get(
-        handle: MPI_Comm,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int {
-        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
-        unsafe { (functions().comm_get_attr)(handle, keyval, value, flag) }
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.comm_null_copy_fn, v.comm_null_delete_fn, v.comm_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().comm_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().comm_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_comm_null_copy_fn",
-        "mpi_comm_null_delete_fn",
-        "mpi_comm_dup_fn",
-    ];
+/// The kinds, one row each: its struct, the real MPI's handle type, the engine's object type
+/// (also its `ObjectKind`), its name in the real MPI's Fortran symbols, and the names of its
+/// values in [`values()`] and of its functions in [`functions()`] and [`conversions()`].
+macro_rules! kinds {
+    ($($kind:ident: $h:ty, $o:ident, $fortran:literal, null $null:ident, on $on:expr,
+        predefined [$($keyval:ident),*], get $real_get:expr, conversions [$f2c:ident, $c2f:ident],
+        callbacks [$null_copy:ident, $null_delete:ident, $dup:ident];)*) => {$(
+        pub(super) struct $kind;
+
+        impl Kind for $kind {
+            type H = $h;
+            type O = $o;
+            const KIND: ObjectKind = ObjectKind::$o;
+            fn null() -> *mut c_void {
+                values().$null
+            }
+            fn on(handle: $h) -> On {
+                ($on)(handle)
+            }
+            fn predefined(keyval: c_int) -> bool {
+                [$(values().$keyval),*].contains(&keyval)
+            }
+            fn real_get() -> Option<RealGet<$h>> {
+                $real_get
+            }
+            fn callbacks() -> [*mut c_void; 3] {
+                let v = values();
+                [v.$null_copy, v.$null_delete, v.$dup]
+            }
+            fn f2c(handle: MPI_Fint) -> $h {
+                // SAFETY: the real MPI's conversion, defined for every value.
+                unsafe { (conversions().$f2c)(handle) }
+            }
+            fn c2f(handle: $h) -> MPI_Fint {
+                // SAFETY: as above.
+                unsafe { (conversions().$c2f)(handle) }
+            }
+            const FORTRAN_CALLBACKS: [&'static str; 3] = [
+                concat!("mpi_", $fortran, "_null_copy_fn"),
+                concat!("mpi_", $fortran, "_null_delete_fn"),
+                concat!("mpi_", $fortran, "_dup_fn"),
+            ];
+        }
+    )*};
 }
 
-impl Kind for TypeKind {
-    type H = MPI_Datatype;
-    type O = Datatype;
-    const KIND: ObjectKind = ObjectKind::Datatype;
-    fn null() -> *mut c_void {
-        values().datatype_null
-    }
-    fn on(_: MPI_Datatype) -> On {
-        On::NoObject
-    }
-    fn predefined(_: c_int) -> bool {
-        false
-    }
-    unsafe fn real_get(_: MPI_Datatype, _: c_int, _: *mut c_void, _: *mut c_int) -> c_int {
-        values().err_keyval
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.type_null_copy_fn, v.type_null_delete_fn, v.type_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().type_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().type_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_type_null_copy_fn",
-        "mpi_type_null_delete_fn",
-        "mpi_type_dup_fn",
-    ];
-}
-
-impl Kind for WinKind {
-    type H = MPI_Win;
-    type O = Win;
-    const KIND: ObjectKind = ObjectKind::Win;
-    fn null() -> *mut c_void {
-        values().win_null
-    }
-    fn on(handle: MPI_Win) -> On {
-        On::Win(handle)
-    }
-    fn predefined(keyval: c_int) -> bool {
-        let v = values();
-        [
-            v.win_base,
-            v.win_size,
-            v.win_disp_unit,
-            v.win_create_flavor,
-            v.win_model,
-        ]
-        .contains(&keyval)
-    }
-    unsafe fn real_get(
-        handle: MPI_Win,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int {
-        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
-        unsafe { (functions().win_get_attr)(handle, keyval, value, flag) }
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.win_null_copy_fn, v.win_null_delete_fn, v.win_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().win_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().win_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_win_null_copy_fn",
-        "mpi_win_null_delete_fn",
-        "mpi_win_dup_fn",
-    ];
+kinds! {
+    CommKind: MPI_Comm, Comm, "comm", null comm_null, on On::Comm,
+        predefined [tag_ub, host, io, wtime_is_global, universe_size, lastusedcode, appnum],
+        get Some(functions().comm_get_attr), conversions [comm_f2c, comm_c2f],
+        callbacks [comm_null_copy_fn, comm_null_delete_fn, comm_dup_fn];
+    // A datatype's errors go to no object (MPI_COMM_SELF's handler); it has no predefined
+    // attributes.
+    TypeKind: MPI_Datatype, Datatype, "type", null datatype_null, on |_| On::NoObject,
+        predefined [], get None, conversions [type_f2c, type_c2f],
+        callbacks [type_null_copy_fn, type_null_delete_fn, type_dup_fn];
+    WinKind: MPI_Win, Win, "win", null win_null, on On::Win,
+        predefined [win_base, win_size, win_disp_unit, win_create_flavor, win_model],
+        get Some(functions().win_get_attr), conversions [win_f2c, win_c2f],
+        callbacks [win_null_copy_fn, win_null_delete_fn, win_dup_fn];
 }
 
 /// How many callbacks the thread has called that have not returned: those running, and those
@@ -678,14 +599,17 @@ pub(super) fn get_value<K: Kind>(
     if K::predefined(keyval) {
         let mut pointer: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
-        // SAFETY: the real MPI's read of its own attribute into locals.
-        let code = unsafe {
-            K::real_get(
-                handle,
-                keyval,
-                (&mut pointer as *mut *mut c_void).cast(),
-                &mut flag,
-            )
+        let code = match K::real_get() {
+            // SAFETY: the real MPI's read of its own attribute into locals.
+            Some(real_get) => unsafe {
+                real_get(
+                    handle,
+                    keyval,
+                    (&mut pointer as *mut *mut c_void).cast(),
+                    &mut flag,
+                )
+            },
+            None => values().err_keyval,
         };
         if code != values().success {
             return Err(code);
