@@ -225,6 +225,16 @@ pub(crate) type FortranCopy<F, T> =
 pub(crate) type FortranDelete<F, T> =
     Callback<F, FortranDeleteFn<<F as FrontEnd>::Fint, T>, ExtraState>;
 
+/// An attribute value as a Fortran callback gets it: `value` as width `T` (the engine shows it
+/// already in the keyval's view), sign-extended into an address-sized cell. A default INTEGER
+/// callback uses the cell's low-order part (the crate is little-endian only), as it does the
+/// extra state's; one that takes INTEGER(KIND=MPI_ADDRESS_KIND) values anyway (Open MPI's
+/// `use mpi_f08` `MPI_COMM_DUP_FN` given to `MPI_KEYVAL_CREATE`, which the layer does not
+/// recognise) still reads and writes inside the cell, and sees the same value.
+fn cell<T: Width>(value: Word) -> Word {
+    T::from_word(value).into_word()
+}
+
 /// Calls a Fortran callback, `body`, with references to the object's Fortran handle, the
 /// keyval and IERROR (each a local of this frame: whatever the callback writes through them
 /// touches nothing of the library's); IERROR as the result.
@@ -255,8 +265,8 @@ fn call_fortran<F: FrontEnd>(
 
 impl<F: FrontEnd, T: Width> CopyCallback for FortranCopy<F, T> {
     fn copy(&self, _: &Universe, object: AnyObject, keyval: Keyval, value: Word) -> Copied {
-        let mut input = T::from_word(value);
-        let mut output = T::default();
+        let mut input = cell::<T>(value);
+        let mut output: Word = 0;
         let mut flag = F::Fint::default(); // .FALSE.
         let extra_state = self.extra_state.as_ptr().cast::<T>();
         call_fortran::<F>(
@@ -266,28 +276,30 @@ impl<F: FrontEnd, T: Width> CopyCallback for FortranCopy<F, T> {
             object,
             |handle, number, ierror| {
                 // SAFETY: the user's Fortran callback, called with the arguments of its
-                // convention, each a valid reference that outlives the call; the extra state
-                // cell is at least as wide as T and lives in `self`.
+                // convention, each a valid reference that outlives the call; the value cells
+                // and the extra state cell (which lives in `self`) are address-sized, at least
+                // as wide as T.
                 unsafe {
                     (self.function)(
                         handle,
                         number,
                         extra_state,
-                        &mut input,
-                        &mut output,
+                        (&mut input as *mut Word).cast::<T>(),
+                        (&mut output as *mut Word).cast::<T>(),
                         &mut flag,
                         ierror,
                     )
                 }
             },
         )?;
-        Ok((flag != F::Fint::default()).then(|| output.into_word()))
+        Ok((flag != F::Fint::default()).then(|| T::from_word(output).into_word()))
     }
 }
 
 impl<F: FrontEnd, T: Width> DeleteCallback for FortranDelete<F, T> {
     fn delete(&self, _: &Universe, object: AnyObject, keyval: Keyval, value: Word) -> Done {
-        let mut value = T::from_word(value);
+        let mut value = cell::<T>(value);
+        let value = (&mut value as *mut Word).cast::<T>();
         let extra_state = self.extra_state.as_ptr().cast::<T>();
         call_fortran::<F>(
             "delete",
@@ -296,7 +308,7 @@ impl<F: FrontEnd, T: Width> DeleteCallback for FortranDelete<F, T> {
             object,
             |handle, number, ierror| {
                 // SAFETY: as for the copy callback.
-                unsafe { (self.function)(handle, number, &mut value, extra_state, ierror) }
+                unsafe { (self.function)(handle, number, value, extra_state, ierror) }
             },
         )
     }
