@@ -141,7 +141,10 @@ impl<K: Kind> FrontEnd for K {
     fn fortran_handle(object: AnyObject) -> Result<MPI_Fint, i32> {
         Self::c_handle(object).map(K::c2f)
     }
-    /// The call, counted in [`UNRETURNED`] until it returns.
+    /// The call, counted in [`UNRETURNED`] until it returns. An exception thrown through the
+    /// callback (called as "C-unwind") is not stopped here: the first `catch_unwind` above
+    /// (the engine's, or [`guarded`]'s) meets it and Rust aborts the process ("Rust cannot
+    /// catch foreign exceptions").
     fn around<R>(_: Call, body: impl FnOnce() -> R) -> R {
         UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
         let result = body();
