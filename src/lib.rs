@@ -7,6 +7,7 @@
 //!
 //! The crate has three layers, each in its own module:
 //! - [`engine`] (re-exported at the top): the safe Rust API, with no FFI in it;
+//! - `callbacks`: the calls of C and Fortran copy and delete callbacks, for every front end;
 //! - `capi`: the C functions `MPI_*` and `PMPI_*`, a thin shell over the engine;
 //! - the Fortran bindings, another thin shell (next);
 //! - `layer` (with the feature `layer`, instead of the two shells): the attribute chapter on
@@ -25,6 +26,7 @@ compile_error!("mpiattr supports little-endian targets only (C views of Fortran 
 
 #[doc(hidden)]
 pub mod abi;
+mod callbacks;
 #[cfg(not(feature = "layer"))]
 mod capi;
 pub mod engine;

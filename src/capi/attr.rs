@@ -8,98 +8,19 @@ use std::sync::Arc;
 use super::handles::{decode, CHandle};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
+use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn};
 use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, KeyvalSpec,
-    Language, Object, ObjectKind, Result, Universe, Word,
+    CopyAction, DeleteAction, Error, Keyval, KeyvalSpec, Language, Object, ObjectKind, Result, Word,
 };
 use crate::ffi::args::KeyvalInOut;
 use crate::ffi::current;
-use crate::ffi::unwind::{c_handle, MustReturn};
+use crate::ffi::unwind::Shells;
 
 /// A C copy callback of any kind. Handles are pointers, so the kinds' callback types differ
-/// only in the pointee of the first argument and are ABI-compatible with this one. Called as
-/// "C-unwind": a C++ exception thrown through it is then an unwind Rust can see (and stop,
-/// with [`MustReturn`]) instead of undefined behaviour.
-type RawCopy = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    c_int,
-    *mut c_void,
-    *mut c_void,
-    *mut c_void,
-    *mut c_int,
-) -> c_int;
+/// only in the pointee of the first argument and are ABI-compatible with this one.
+type RawCopy = CCopyFn<*mut c_void>;
 /// A C delete callback of any kind (see [`RawCopy`]).
-type RawDelete = unsafe extern "C-unwind" fn(*mut c_void, c_int, *mut c_void, *mut c_void) -> c_int;
-
-/// A C copy callback with the `extra_state` it was created with.
-struct CCopy {
-    function: RawCopy,
-    extra_state: usize,
-}
-
-impl CopyCallback for CCopy {
-    fn copy(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<Option<Word>, i32> {
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        let guard = MustReturn::new("copy", self.function as usize, keyval, object, false);
-        // SAFETY: the user's callback, called with the arguments the standard gives it; the
-        // out-pointers point at locals that outlive the call.
-        let code = unsafe {
-            (self.function)(
-                c_handle(object),
-                keyval.0,
-                self.extra_state as *mut c_void,
-                value as *mut c_void,
-                (&mut out as *mut *mut c_void).cast(),
-                &mut flag,
-            )
-        };
-        guard.returned();
-        if code != abi::MPI_SUCCESS as c_int {
-            return Err(code);
-        }
-        Ok((flag != 0).then_some(out as Word))
-    }
-}
-
-/// A C delete callback with its `extra_state`.
-struct CDelete {
-    function: RawDelete,
-    extra_state: usize,
-}
-
-impl DeleteCallback for CDelete {
-    fn delete(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<(), i32> {
-        let guard = MustReturn::new("delete", self.function as usize, keyval, object, false);
-        // SAFETY: the user's callback, called with the arguments the standard gives it.
-        let code = unsafe {
-            (self.function)(
-                c_handle(object),
-                keyval.0,
-                value as *mut c_void,
-                self.extra_state as *mut c_void,
-            )
-        };
-        guard.returned();
-        if code == abi::MPI_SUCCESS as c_int {
-            Ok(())
-        } else {
-            Err(code)
-        }
-    }
-}
+type RawDelete = CDeleteFn<*mut c_void>;
 
 /// Below this no function can live (the first page is never mapped): a callback argument
 /// under it other than the predefined values is a mistake, not a function.
@@ -113,10 +34,10 @@ fn copy_action(function: Option<RawCopy>, extra_state: *mut c_void) -> Result<Co
         Some(f) if (f as usize) < FIRST_FUNCTION_ADDRESS => Err(Error::InvalidArgument(
             "the copy callback is not a function address",
         )),
-        Some(function) => Ok(CopyAction::Call(Arc::new(CCopy {
+        Some(function) => Ok(CopyAction::Call(Arc::new(CCopy::<Shells>::new(
             function,
-            extra_state: extra_state as usize,
-        }))),
+            extra_state as usize,
+        )))),
     }
 }
 
@@ -131,10 +52,10 @@ fn delete_action(function: Option<RawDelete>, extra_state: *mut c_void) -> Resul
         Some(f) if (f as usize) < FIRST_FUNCTION_ADDRESS => Err(Error::InvalidArgument(
             "the delete callback is not a function address",
         )),
-        Some(function) => Ok(DeleteAction::Call(Arc::new(CDelete {
+        Some(function) => Ok(DeleteAction::Call(Arc::new(CDelete::<Shells>::new(
             function,
-            extra_state: extra_state as usize,
-        }))),
+            extra_state as usize,
+        )))),
     }
 }
 

@@ -1,13 +1,41 @@
 //! What the C and the Fortran shells do around a call of a user callback: the object's handle
 //! as the callback sees it, and [`MustReturn`], which stops an unwind coming out of the
-//! callback.
+//! callback; together the shells' [`FrontEnd`] (the calls themselves are in
+//! src/callbacks.rs).
 
 use std::cell::Cell;
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 
 use super::handles::{encode_handle, fortran_value, CHandle};
-use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Win};
-use crate::engine::{AnyObject, Fint, Keyval};
+use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
+use crate::callbacks::{Call, FrontEnd};
+use crate::engine::{AnyObject, Fint};
+
+/// The single-process library as the front end of its programs' C and Fortran callbacks.
+pub(crate) struct Shells;
+
+impl FrontEnd for Shells {
+    /// Handles are pointers, so the kinds' C callback types differ only in the pointee of the
+    /// first argument and are ABI-compatible with this one.
+    type Handle = *mut c_void;
+    type Fint = Fint;
+    fn success() -> c_int {
+        abi::MPI_SUCCESS as c_int
+    }
+    fn c_handle(object: AnyObject) -> Result<*mut c_void, i32> {
+        Ok(c_handle(object))
+    }
+    fn fortran_handle(object: AnyObject) -> Result<Fint, i32> {
+        Ok(fortran_handle(object))
+    }
+    #[inline(always)]
+    fn around<R>(call: Call, body: impl FnOnce() -> R) -> R {
+        let guard = MustReturn::new(call);
+        let result = body();
+        guard.returned();
+        result
+    }
+}
 
 /// The C handle of an object, as a C callback's first argument.
 pub(crate) fn c_handle(object: AnyObject) -> *mut c_void {
@@ -35,36 +63,16 @@ pub(crate) fn fortran_handle(object: AnyObject) -> Fint {
 /// code it calls, or any other foreign unwind), this is dropped during the unwind, prints one
 /// line naming the MPI function, the callback, its keyval and object, and aborts the process.
 /// MPI callbacks must return; the library cannot be left with its call half-done on the way to
-/// some catch block.
-pub(crate) struct MustReturn {
-    /// "copy" or "delete".
-    what: &'static str,
-    /// The callback's address.
-    function: usize,
-    keyval: Keyval,
-    object: AnyObject,
-    /// A Fortran callback: the object is named by its Fortran integer, as the callback saw it.
-    fortran: bool,
-}
+/// some catch block. A Fortran callback's object is named by its Fortran integer, as the
+/// callback saw it.
+pub(crate) struct MustReturn(Call);
 
 impl MustReturn {
     /// Arms the guard as the callback is called.
     #[inline(always)]
-    pub(crate) fn new(
-        what: &'static str,
-        function: usize,
-        keyval: Keyval,
-        object: AnyObject,
-        fortran: bool,
-    ) -> MustReturn {
+    pub(crate) fn new(call: Call) -> MustReturn {
         UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
-        MustReturn {
-            what,
-            function,
-            keyval,
-            object,
-            fortran,
-        }
+        MustReturn(call)
     }
 
     /// The callback returned.
@@ -105,18 +113,19 @@ impl Drop for MustReturn {
         } else {
             format!("{function}: ")
         };
-        let handle = if self.fortran {
-            fortran_handle(self.object).to_string()
+        let call = &self.0;
+        let handle = if call.fortran {
+            fortran_handle(call.object).to_string()
         } else {
-            format!("{:#x}", c_handle(self.object) as usize)
+            format!("{:#x}", c_handle(call.object) as usize)
         };
         eprintln!(
             "mpiattr: {during}the {} callback {:#x} (keyval {}, {} {handle}) ended by an \
              exception or another unwind, which MPI callbacks may not do: aborting",
-            self.what,
-            self.function,
-            self.keyval.0,
-            self.object.kind(),
+            call.what,
+            call.function,
+            call.keyval.0,
+            call.object.kind(),
         );
         std::process::abort();
     }

@@ -3,22 +3,28 @@
 //! MPI-1 callbacks (MPI_KEYVAL_CREATE) take default INTEGERs, address-kind callbacks
 //! (MPI_*_CREATE_KEYVAL of mpif.h, `use mpi` and `use mpi_f08`) take
 //! INTEGER(KIND=MPI_ADDRESS_KIND). Which values they are shown and how a copy's result is
-//! stored is the engine's business: it knows the keyval's [`Language`].
+//! stored is the engine's business: it knows the keyval's [`Language`]. The copy and delete
+//! callbacks are called as the layer's are (src/callbacks.rs).
 
 use std::ffi::c_void;
+use std::mem::transmute;
 use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
 use super::{conv, logical, FortranProc};
 use crate::abi;
+use crate::callbacks::{
+    error_code, ExtraState, FortranCopy, FortranCopyFn, FortranDelete, FortranDeleteFn, Procedure,
+    Width,
+};
 use crate::capi::{read_status, write_status};
 use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
-    ErrhandlerFunction, ErrhandlerObject, Error, Fint, GeneralizedRequest, Keyval, KeyvalSpec,
-    Language, ObjectKind, Result, Status, Universe, UserFunction, Word,
+    CopyAction, Datatype, DeleteAction, ErrhandlerFunction, ErrhandlerObject, Error, Fint,
+    GeneralizedRequest, KeyvalSpec, Language, ObjectKind, Result, Status, Universe, UserFunction,
+    Word,
 };
 use crate::ffi::handles::fortran_value;
-use crate::ffi::unwind::{fortran_handle, MustReturn};
+use crate::ffi::unwind::Shells;
 
 /// What a predefined Fortran callback stands for when passed to a create call.
 pub(crate) enum Predefined {
@@ -69,145 +75,6 @@ pub(super) unsafe fn null_delete(ierror: *mut Fint) {
     unsafe { ierror.write(abi::MPI_SUCCESS as Fint) };
 }
 
-/// The attribute word of a convention: a default INTEGER (MPI-1) or an address-sized one.
-trait Width: Copy + Default + Send + Sync + 'static {
-    /// The word as this width (the engine shows it already in the keyval's view).
-    fn from_word(word: Word) -> Self;
-    /// This width as a word, sign-extended.
-    fn into_word(self) -> Word;
-}
-
-impl Width for Fint {
-    fn from_word(word: Word) -> Fint {
-        word as Fint
-    }
-    fn into_word(self) -> Word {
-        self as Word
-    }
-}
-
-impl Width for Word {
-    fn from_word(word: Word) -> Word {
-        word
-    }
-    fn into_word(self) -> Word {
-        self
-    }
-}
-
-/// A Fortran copy callback. Called as "C-unwind": an exception thrown through it (by C++ code
-/// the callback calls) is then an unwind Rust can see and stop, with [`MustReturn`], instead of
-/// undefined behaviour.
-type CopyFn<T> = unsafe extern "C-unwind" fn(
-    oldobject: *mut Fint,
-    keyval: *mut Fint,
-    extra_state: *mut T,
-    attribute_val_in: *mut T,
-    attribute_val_out: *mut T,
-    flag: *mut Fint,
-    ierror: *mut Fint,
-);
-
-/// A Fortran delete callback (see [`CopyFn`]).
-type DeleteFn<T> = unsafe extern "C-unwind" fn(
-    object: *mut Fint,
-    keyval: *mut Fint,
-    attribute_val: *mut T,
-    extra_state: *mut T,
-    ierror: *mut Fint,
-);
-
-/// The library's copy of a keyval's extra state, which both of its callbacks get a reference
-/// to: what one callback stores there, the next one sees. An address-sized cell; an MPI-1
-/// callback's INTEGER is its low-order part (the crate is little-endian only).
-type ExtraState = Arc<AtomicIsize>;
-
-/// IERROR as a C error code: a value that does not fit is no valid code either.
-fn error_code(ierror: Fint) -> i32 {
-    i32::try_from(ierror).unwrap_or(i32::MAX)
-}
-
-struct FortranCopy<T> {
-    function: CopyFn<T>,
-    extra_state: ExtraState,
-}
-
-impl<T: Width> CopyCallback for FortranCopy<T> {
-    fn copy(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> std::result::Result<Option<Word>, i32> {
-        let guard = MustReturn::new("copy", self.function as usize, keyval, object, true);
-        // Every argument is a local of this frame (the extra state aside): whatever the
-        // callback writes through them touches nothing of the library's.
-        let mut handle = fortran_handle(object);
-        let mut keyval = keyval.0 as Fint;
-        let mut input = T::from_word(value);
-        let mut output = T::default();
-        let mut flag = logical(false);
-        let mut ierror = abi::MPI_SUCCESS as Fint;
-        // SAFETY: the user's Fortran callback, called with the arguments of its convention,
-        // each a valid reference that outlives the call; the extra state cell is at least as
-        // wide as T and lives in `self`.
-        unsafe {
-            (self.function)(
-                &mut handle,
-                &mut keyval,
-                self.extra_state.as_ptr().cast::<T>(),
-                &mut input,
-                &mut output,
-                &mut flag,
-                &mut ierror,
-            )
-        };
-        guard.returned();
-        if ierror != abi::MPI_SUCCESS as Fint {
-            return Err(error_code(ierror));
-        }
-        Ok((flag != 0).then(|| output.into_word()))
-    }
-}
-
-struct FortranDelete<T> {
-    function: DeleteFn<T>,
-    extra_state: ExtraState,
-}
-
-impl<T: Width> DeleteCallback for FortranDelete<T> {
-    fn delete(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> std::result::Result<(), i32> {
-        let guard = MustReturn::new("delete", self.function as usize, keyval, object, true);
-        let mut handle = fortran_handle(object);
-        let mut keyval = keyval.0 as Fint;
-        let mut value = T::from_word(value);
-        let mut ierror = abi::MPI_SUCCESS as Fint;
-        // SAFETY: as for `FortranCopy::copy`.
-        unsafe {
-            (self.function)(
-                &mut handle,
-                &mut keyval,
-                &mut value,
-                self.extra_state.as_ptr().cast::<T>(),
-                &mut ierror,
-            )
-        };
-        guard.returned();
-        if ierror == abi::MPI_SUCCESS as Fint {
-            Ok(())
-        } else {
-            Err(error_code(ierror))
-        }
-    }
-}
-
 fn predefined(function: FortranProc) -> Option<Predefined> {
     super::shells::predefined_callback(function.map_or(0, |f| f as usize))
 }
@@ -221,12 +88,15 @@ fn actions<T: Width>(
     let copy = match (copy, predefined(copy)) {
         (None, _) | (_, Some(Predefined::NullCopy | Predefined::NullDelete)) => CopyAction::Null,
         (_, Some(Predefined::Dup)) => CopyAction::Dup,
-        (Some(function), None) => CopyAction::Call(Arc::new(FortranCopy::<T> {
+        (Some(function), None) => {
             // SAFETY: a Fortran procedure passed as a copy callback has this convention
             // (the standard's interface for the create call's argument).
-            function: unsafe { std::mem::transmute::<unsafe extern "C" fn(), CopyFn<T>>(function) },
-            extra_state: extra_state.clone(),
-        })),
+            let function = unsafe { transmute::<Procedure, FortranCopyFn<Fint, T>>(function) };
+            CopyAction::Call(Arc::new(FortranCopy::<Shells, T>::new(
+                function,
+                extra_state.clone(),
+            )))
+        }
     };
     let delete = match (delete, predefined(delete)) {
         // A copy that copies cannot be a deletion (C's MPI_*_DUP_FN, 1, is refused too);
@@ -237,13 +107,14 @@ fn actions<T: Width>(
             ))
         }
         (None, _) | (_, Some(Predefined::NullCopy | Predefined::NullDelete)) => DeleteAction::Null,
-        (Some(function), None) => DeleteAction::Call(Arc::new(FortranDelete::<T> {
+        (Some(function), None) => {
             // SAFETY: as for the copy callback, with the delete convention.
-            function: unsafe {
-                std::mem::transmute::<unsafe extern "C" fn(), DeleteFn<T>>(function)
-            },
-            extra_state,
-        })),
+            let function = unsafe { transmute::<Procedure, FortranDeleteFn<Fint, T>>(function) };
+            DeleteAction::Call(Arc::new(FortranDelete::<Shells, T>::new(
+                function,
+                extra_state,
+            )))
+        }
     };
     Ok((copy, delete))
 }

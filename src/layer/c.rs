@@ -9,13 +9,15 @@ use super::real::{conversions, functions, key_of, values, Handle, MPI_Comm, MPI_
 use super::real::{MPI_Fint, MPI_Info};
 use super::real::{MPI_Request, MPI_Status, MPI_Win};
 use super::{report, shadows, universe, On};
+use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn, Call, FrontEnd};
 use crate::engine::{
-    AnyObject, Comm, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback, Error,
-    HandleProblem, Keyval, KeyvalSpec, Language, Object, ObjectKind, Universe, Win, Word,
+    AnyObject, Comm, CopyAction, Datatype, DeleteAction, Error, HandleProblem, Keyval, KeyvalSpec,
+    Language, Object, ObjectKind, Universe, Win, Word,
 };
 
-/// What differs between communicators, datatypes and windows.
-pub(super) trait Kind: 'static {
+/// What differs between communicators, datatypes and windows. (Visible in the crate: each
+/// kind is a [`FrontEnd`] of the shared callback calls, whose handle type is its `H`.)
+pub(crate) trait Kind: 'static {
     /// The real MPI's handle.
     type H: Handle + 'static;
     /// The engine's foreign object.
@@ -27,13 +29,8 @@ pub(super) trait Kind: 'static {
     fn on(handle: Self::H) -> On;
     /// Whether `keyval` is one of the real MPI's predefined keyvals of this kind.
     fn predefined(keyval: c_int) -> bool;
-    /// The real MPI's get of a predefined attribute.
-    unsafe fn real_get(
-        handle: Self::H,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int;
+    /// The real MPI's get of its predefined attributes (datatypes have none).
+    fn real_get() -> Option<RealGet<Self::H>>;
     /// The real MPI's predefined callbacks: no copy, no delete, copy the value.
     fn callbacks() -> [*mut c_void; 3];
     /// The real MPI's C handle of a Fortran handle, and back.
@@ -44,150 +41,70 @@ pub(super) trait Kind: 'static {
     const FORTRAN_CALLBACKS: [&'static str; 3];
 }
 
-pub(super) struct CommKind;
-pub(super) struct TypeKind;
-pub(super) struct WinKind;
+/// The real MPI's `MPI_Comm_get_attr` or `MPI_Win_get_attr`.
+pub(crate) type RealGet<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_int) -> c_int;
 
-impl Kind for CommKind {
-    type H = MPI_Comm;
-    type O = Comm;
-    const KIND: ObjectKind = ObjectKind::Comm;
-    fn null() -> *mut c_void {
-        values().comm_null
-    }
-    fn on(handle: MPI_Comm) -> On {
-        On::Comm(handle)
-    }
-    fn predefined(keyval: c_int) -> bool {
-        let v = values();
-        [
-            v.tag_ub,
-            v.host,
-            v.io,
-            v.wtime_is_global,
-            v.universe_size,
-            v.lastusedcode,
-            v.appnum,
-        ]
-        .contains(&keyval)
-    }
-    unsafe fn real_get(
-        handle: MPI_Comm,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int {
-        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
-        unsafe { (functions().comm_get_attr)(handle, keyval, value, flag) }
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.comm_null_copy_fn, v.comm_null_delete_fn, v.comm_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().comm_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().comm_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_comm_null_copy_fn",
-        "mpi_comm_null_delete_fn",
-        "mpi_comm_dup_fn",
-    ];
+/// The kinds, one row each: its struct, the real MPI's handle type, the engine's object type
+/// (also its `ObjectKind`), its name in the real MPI's Fortran symbols, and the names of its
+/// values in [`values()`] and of its functions in [`functions()`] and [`conversions()`].
+macro_rules! kinds {
+    ($($kind:ident: $h:ty, $o:ident, $fortran:literal, null $null:ident, on $on:expr,
+        predefined [$($keyval:ident),*], get $real_get:expr, conversions [$f2c:ident, $c2f:ident],
+        callbacks [$null_copy:ident, $null_delete:ident, $dup:ident];)*) => {$(
+        pub(super) struct $kind;
+
+        impl Kind for $kind {
+            type H = $h;
+            type O = $o;
+            const KIND: ObjectKind = ObjectKind::$o;
+            fn null() -> *mut c_void {
+                values().$null
+            }
+            fn on(handle: $h) -> On {
+                ($on)(handle)
+            }
+            fn predefined(keyval: c_int) -> bool {
+                [$(values().$keyval),*].contains(&keyval)
+            }
+            fn real_get() -> Option<RealGet<$h>> {
+                $real_get
+            }
+            fn callbacks() -> [*mut c_void; 3] {
+                let v = values();
+                [v.$null_copy, v.$null_delete, v.$dup]
+            }
+            fn f2c(handle: MPI_Fint) -> $h {
+                // SAFETY: the real MPI's conversion, defined for every value.
+                unsafe { (conversions().$f2c)(handle) }
+            }
+            fn c2f(handle: $h) -> MPI_Fint {
+                // SAFETY: as above.
+                unsafe { (conversions().$c2f)(handle) }
+            }
+            const FORTRAN_CALLBACKS: [&'static str; 3] = [
+                concat!("mpi_", $fortran, "_null_copy_fn"),
+                concat!("mpi_", $fortran, "_null_delete_fn"),
+                concat!("mpi_", $fortran, "_dup_fn"),
+            ];
+        }
+    )*};
 }
 
-impl Kind for TypeKind {
-    type H = MPI_Datatype;
-    type O = Datatype;
-    const KIND: ObjectKind = ObjectKind::Datatype;
-    fn null() -> *mut c_void {
-        values().datatype_null
-    }
-    fn on(_: MPI_Datatype) -> On {
-        On::NoObject
-    }
-    fn predefined(_: c_int) -> bool {
-        false
-    }
-    unsafe fn real_get(_: MPI_Datatype, _: c_int, _: *mut c_void, _: *mut c_int) -> c_int {
-        values().err_keyval
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.type_null_copy_fn, v.type_null_delete_fn, v.type_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().type_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().type_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_type_null_copy_fn",
-        "mpi_type_null_delete_fn",
-        "mpi_type_dup_fn",
-    ];
+kinds! {
+    CommKind: MPI_Comm, Comm, "comm", null comm_null, on On::Comm,
+        predefined [tag_ub, host, io, wtime_is_global, universe_size, lastusedcode, appnum],
+        get Some(functions().comm_get_attr), conversions [comm_f2c, comm_c2f],
+        callbacks [comm_null_copy_fn, comm_null_delete_fn, comm_dup_fn];
+    // A datatype's errors go to no object (MPI_COMM_SELF's handler); it has no predefined
+    // attributes.
+    TypeKind: MPI_Datatype, Datatype, "type", null datatype_null, on |_| On::NoObject,
+        predefined [], get None, conversions [type_f2c, type_c2f],
+        callbacks [type_null_copy_fn, type_null_delete_fn, type_dup_fn];
+    WinKind: MPI_Win, Win, "win", null win_null, on On::Win,
+        predefined [win_base, win_size, win_disp_unit, win_create_flavor, win_model],
+        get Some(functions().win_get_attr), conversions [win_f2c, win_c2f],
+        callbacks [win_null_copy_fn, win_null_delete_fn, win_dup_fn];
 }
-
-impl Kind for WinKind {
-    type H = MPI_Win;
-    type O = Win;
-    const KIND: ObjectKind = ObjectKind::Win;
-    fn null() -> *mut c_void {
-        values().win_null
-    }
-    fn on(handle: MPI_Win) -> On {
-        On::Win(handle)
-    }
-    fn predefined(keyval: c_int) -> bool {
-        let v = values();
-        [
-            v.win_base,
-            v.win_size,
-            v.win_disp_unit,
-            v.win_create_flavor,
-            v.win_model,
-        ]
-        .contains(&keyval)
-    }
-    unsafe fn real_get(
-        handle: MPI_Win,
-        keyval: c_int,
-        value: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int {
-        // SAFETY: the caller's arguments, passed on as the real MPI takes them.
-        unsafe { (functions().win_get_attr)(handle, keyval, value, flag) }
-    }
-    fn callbacks() -> [*mut c_void; 3] {
-        let v = values();
-        [v.win_null_copy_fn, v.win_null_delete_fn, v.win_dup_fn]
-    }
-    fn f2c(handle: MPI_Fint) -> Self::H {
-        // SAFETY: the real MPI's conversion, defined for every value.
-        unsafe { (conversions().win_f2c)(handle) }
-    }
-    fn c2f(handle: Self::H) -> MPI_Fint {
-        // SAFETY: as above.
-        unsafe { (conversions().win_c2f)(handle) }
-    }
-    const FORTRAN_CALLBACKS: [&'static str; 3] = [
-        "mpi_win_null_copy_fn",
-        "mpi_win_null_delete_fn",
-        "mpi_win_dup_fn",
-    ];
-}
-
-/// A C copy callback: `(handle, keyval, extra_state, value_in, value_out, flag)`.
-type RawCopy<H> =
-    unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void, *mut c_void, *mut c_int) -> c_int;
-/// A C delete callback: `(handle, keyval, value, extra_state)`.
-type RawDelete<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
 
 /// How many callbacks the thread has called that have not returned: those running, and those
 /// left by `longjmp`, which never will. When the thread ends with one left, what its call
@@ -208,88 +125,33 @@ thread_local! {
     static UNRETURNED: Unreturned = const { Unreturned(std::cell::Cell::new(0)) };
 }
 
-/// Calls a user callback, counted in [`UNRETURNED`] until it returns.
-pub(super) fn counted(call: impl FnOnce() -> c_int) -> c_int {
-    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
-    let code = call();
-    UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
-    code
-}
-
-struct CCopy<H> {
-    function: RawCopy<H>,
-    extra_state: usize,
-}
-
-impl<H: Handle + 'static> CopyCallback for CCopy<H> {
-    fn copy(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<Option<Word>, i32> {
-        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        // SAFETY: the user's callback with the arguments the standard gives it; the
-        // out-pointers point at locals that outlive the call.
-        let code = counted(|| unsafe {
-            (self.function)(
-                handle,
-                keyval.0,
-                self.extra_state as *mut c_void,
-                value as *mut c_void,
-                (&mut out as *mut *mut c_void).cast(),
-                &mut flag,
-            )
-        });
-        if code != values().success {
-            return Err(code);
-        }
-        Ok((flag != 0).then_some(out as Word))
+/// Each kind is the front end of its C and Fortran callbacks: the real MPI's handles of that
+/// kind, and its Fortran INTEGER.
+impl<K: Kind> FrontEnd for K {
+    type Handle = K::H;
+    type Fint = MPI_Fint;
+    fn success() -> c_int {
+        values().success
+    }
+    /// The real handle of the object; `MPI_ERR_INTERN` if the layer has none for it.
+    fn c_handle(object: AnyObject) -> Result<K::H, i32> {
+        let real = shadows::real_key(object).ok_or(values().err_intern)?;
+        Ok(K::H::from_key(real))
+    }
+    fn fortran_handle(object: AnyObject) -> Result<MPI_Fint, i32> {
+        Self::c_handle(object).map(K::c2f)
+    }
+    /// The call, counted in [`UNRETURNED`] until it returns. An exception thrown through the
+    /// callback (called as "C-unwind") is not stopped here: the first `catch_unwind` above
+    /// (the engine's, or [`guarded`]'s) meets it and Rust aborts the process ("Rust cannot
+    /// catch foreign exceptions").
+    fn around<R>(_: Call, body: impl FnOnce() -> R) -> R {
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() + 1));
+        let result = body();
+        UNRETURNED.with(|unreturned| unreturned.0.set(unreturned.0.get() - 1));
+        result
     }
 }
-
-struct CDelete<H> {
-    function: RawDelete<H>,
-    extra_state: usize,
-}
-
-impl<H: Handle + 'static> DeleteCallback for CDelete<H> {
-    fn delete(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<(), i32> {
-        let handle = H::from_key(shadows::real_key(object).ok_or(values().err_intern)?);
-        // SAFETY: the user's callback with the arguments the standard gives it.
-        let code = counted(|| unsafe {
-            (self.function)(
-                handle,
-                keyval.0,
-                value as *mut c_void,
-                self.extra_state as *mut c_void,
-            )
-        });
-        if code != values().success {
-            return Err(code);
-        }
-        Ok(())
-    }
-}
-
-// SAFETY: a function pointer and an integer; the callback's own thread safety is the
-// program's, as in any MPI.
-unsafe impl<H> Send for CCopy<H> {}
-// SAFETY: as above.
-unsafe impl<H> Sync for CCopy<H> {}
-// SAFETY: as above.
-unsafe impl<H> Send for CDelete<H> {}
-// SAFETY: as above.
-unsafe impl<H> Sync for CDelete<H> {}
 
 /// Runs an entry point's body: a panic becomes `MPI_ERR_INTERN` and one line on stderr,
 /// never an unwind into C.
@@ -491,21 +353,21 @@ unsafe fn create_keyval<K: Kind>(
             CopyAction::Dup
         } else {
             // SAFETY: the program passed a copy callback of its kind's type.
-            let function = unsafe { std::mem::transmute::<*mut c_void, RawCopy<K::H>>(copy) };
-            CopyAction::Call(std::sync::Arc::new(CCopy {
+            let function = unsafe { std::mem::transmute::<*mut c_void, CCopyFn<K::H>>(copy) };
+            CopyAction::Call(std::sync::Arc::new(CCopy::<K>::new(
                 function,
-                extra_state: extra as usize,
-            }))
+                extra as usize,
+            )))
         };
         let delete = if delete.is_null() || delete == null_delete || delete == v.null_delete_fn {
             DeleteAction::Null
         } else {
             // SAFETY: the program passed a delete callback of its kind's type.
-            let function = unsafe { std::mem::transmute::<*mut c_void, RawDelete<K::H>>(delete) };
-            DeleteAction::Call(std::sync::Arc::new(CDelete {
+            let function = unsafe { std::mem::transmute::<*mut c_void, CDeleteFn<K::H>>(delete) };
+            DeleteAction::Call(std::sync::Arc::new(CDelete::<K>::new(
                 function,
-                extra_state: extra as usize,
-            }))
+                extra as usize,
+            )))
         };
         Ok((copy, delete))
     };
@@ -740,14 +602,17 @@ pub(super) fn get_value<K: Kind>(
     if K::predefined(keyval) {
         let mut pointer: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
-        // SAFETY: the real MPI's read of its own attribute into locals.
-        let code = unsafe {
-            K::real_get(
-                handle,
-                keyval,
-                (&mut pointer as *mut *mut c_void).cast(),
-                &mut flag,
-            )
+        let code = match K::real_get() {
+            // SAFETY: the real MPI's read of its own attribute into locals.
+            Some(real_get) => unsafe {
+                real_get(
+                    handle,
+                    keyval,
+                    (&mut pointer as *mut *mut c_void).cast(),
+                    &mut flag,
+                )
+            },
+            None => values().err_keyval,
         };
         if code != values().success {
             return Err(code);

@@ -9,9 +9,11 @@
 //! Handles are the real MPI's Fortran INTEGERs, converted with its `MPI_*_f2c` and `_c2f`;
 //! values are INTEGER(KIND=MPI_ADDRESS_KIND) (`MPI_*_SET_ATTR`) or default INTEGERs
 //! (`MPI_ATTR_PUT`, `MPI_KEYVAL_CREATE`), and each reader sees the engine's view
-//! (attributes.md §3).
+//! (attributes.md §3). The copy and delete callbacks are called as the single-process
+//! library's are (src/callbacks.rs), with the real MPI's Fortran handles and INTEGER.
 
 use std::ffi::{c_int, CString};
+use std::mem::transmute;
 use std::sync::atomic::AtomicIsize;
 use std::sync::Arc;
 
@@ -20,140 +22,13 @@ use super::c::{
     set_value, CommKind, Kind, TypeKind, WinKind,
 };
 use super::real::{address_of, values, MPI_Fint};
-use super::shadows;
-use crate::engine::{
-    AnyObject, CopyAction, CopyCallback, DeleteAction, DeleteCallback, Error, Keyval, Language,
-    Universe, Word,
+use crate::callbacks::{
+    ExtraState, FortranCopy, FortranCopyFn, FortranDelete, FortranDeleteFn, Procedure, Width,
 };
+use crate::engine::{CopyAction, DeleteAction, Error, Language, Word};
 
 /// A Fortran procedure as passed by reference to a create routine.
-type FProc = Option<unsafe extern "C" fn()>;
-
-/// A value's width: an address-kind INTEGER or a default INTEGER.
-trait Width: Copy + Default + Send + Sync + 'static {
-    fn from_word(word: Word) -> Self;
-    fn into_word(self) -> Word;
-}
-
-impl Width for Word {
-    fn from_word(word: Word) -> Word {
-        word
-    }
-    fn into_word(self) -> Word {
-        self
-    }
-}
-
-impl Width for MPI_Fint {
-    fn from_word(word: Word) -> MPI_Fint {
-        word as MPI_Fint
-    }
-    fn into_word(self) -> Word {
-        self as Word
-    }
-}
-
-/// Fortran's copy callback: every argument by reference.
-type CopyFn<T> = unsafe extern "C" fn(
-    *mut MPI_Fint,
-    *mut MPI_Fint,
-    *mut T,
-    *mut T,
-    *mut T,
-    *mut MPI_Fint,
-    *mut MPI_Fint,
-);
-/// Fortran's delete callback.
-type DeleteFn<T> =
-    unsafe extern "C" fn(*mut MPI_Fint, *mut MPI_Fint, *mut T, *mut T, *mut MPI_Fint);
-
-/// The keyval's extra state: one cell both callbacks get a reference to (what one stores
-/// there, the next sees); a default INTEGER is its low part (x86-64 is little-endian).
-type ExtraState = Arc<AtomicIsize>;
-
-struct FCopy<K: Kind, T> {
-    function: CopyFn<T>,
-    extra_state: ExtraState,
-    kind: std::marker::PhantomData<fn() -> K>,
-}
-
-impl<K: Kind, T: Width> CopyCallback for FCopy<K, T> {
-    fn copy(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<Option<Word>, i32> {
-        let real = shadows::real_key(object).ok_or(values().err_intern)?;
-        let mut handle = K::c2f(super::real::Handle::from_key(real));
-        let mut keyval = keyval.0 as MPI_Fint;
-        let mut input = T::from_word(value);
-        let mut output = T::default();
-        let mut flag: MPI_Fint = 0;
-        let mut ierror: MPI_Fint = values().success;
-        super::c::counted(|| {
-            // SAFETY: the user's Fortran callback with its convention's arguments, each a
-            // local that outlives the call (the extra state lives in `self`).
-            unsafe {
-                (self.function)(
-                    &mut handle,
-                    &mut keyval,
-                    self.extra_state.as_ptr().cast::<T>(),
-                    &mut input,
-                    &mut output,
-                    &mut flag,
-                    &mut ierror,
-                )
-            };
-            0
-        });
-        if ierror != values().success {
-            return Err(ierror);
-        }
-        Ok((flag != 0).then(|| output.into_word()))
-    }
-}
-
-struct FDelete<K: Kind, T> {
-    function: DeleteFn<T>,
-    extra_state: ExtraState,
-    kind: std::marker::PhantomData<fn() -> K>,
-}
-
-impl<K: Kind, T: Width> DeleteCallback for FDelete<K, T> {
-    fn delete(
-        &self,
-        _: &Universe,
-        object: AnyObject,
-        keyval: Keyval,
-        value: Word,
-    ) -> Result<(), i32> {
-        let real = shadows::real_key(object).ok_or(values().err_intern)?;
-        let mut handle = K::c2f(super::real::Handle::from_key(real));
-        let mut keyval = keyval.0 as MPI_Fint;
-        let mut value = T::from_word(value);
-        let mut ierror: MPI_Fint = values().success;
-        super::c::counted(|| {
-            // SAFETY: as for the copy callback.
-            unsafe {
-                (self.function)(
-                    &mut handle,
-                    &mut keyval,
-                    &mut value,
-                    self.extra_state.as_ptr().cast::<T>(),
-                    &mut ierror,
-                )
-            };
-            0
-        });
-        if ierror == values().success {
-            Ok(())
-        } else {
-            Err(ierror)
-        }
-    }
-}
+type FProc = Option<Procedure>;
 
 /// What a Fortran predefined callback stands for.
 #[derive(PartialEq)]
@@ -198,23 +73,20 @@ fn actions<K: Kind, T: Width>(
     let copy = match (copy, copy_kind) {
         (_, Some(Predefined::Dup)) => CopyAction::Dup,
         (None, _) | (_, Some(_)) => CopyAction::Null,
-        (Some(function), None) => CopyAction::Call(Arc::new(FCopy::<K, T> {
+        (Some(function), None) => {
             // SAFETY: a Fortran procedure passed as a copy callback has this convention.
-            function: unsafe { std::mem::transmute::<unsafe extern "C" fn(), CopyFn<T>>(function) },
-            extra_state: cell.clone(),
-            kind: std::marker::PhantomData,
-        })),
+            let function = unsafe { transmute::<Procedure, FortranCopyFn<MPI_Fint, T>>(function) };
+            CopyAction::Call(Arc::new(FortranCopy::<K, T>::new(function, cell.clone())))
+        }
     };
     let delete = match (delete, delete_kind) {
         (None, _) | (_, Some(_)) => DeleteAction::Null,
-        (Some(function), None) => DeleteAction::Call(Arc::new(FDelete::<K, T> {
+        (Some(function), None) => {
             // SAFETY: as above, with the delete convention.
-            function: unsafe {
-                std::mem::transmute::<unsafe extern "C" fn(), DeleteFn<T>>(function)
-            },
-            extra_state: cell,
-            kind: std::marker::PhantomData,
-        })),
+            let function =
+                unsafe { transmute::<Procedure, FortranDeleteFn<MPI_Fint, T>>(function) };
+            DeleteAction::Call(Arc::new(FortranDelete::<K, T>::new(function, cell)))
+        }
     };
     Ok((copy, delete))
 }

@@ -96,7 +96,7 @@ fn made() -> Option<&'static Universe> {
 
 /// What an error is reported on: the object whose error handler the standard names.
 #[derive(Clone, Copy)]
-enum On {
+pub(crate) enum On {
     Comm(MPI_Comm),
     Win(MPI_Win),
     /// Errors on no object, on a datatype or on an invalid handle: `MPI_COMM_SELF`'s handler
