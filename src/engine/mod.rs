@@ -1317,7 +1317,10 @@ impl Universe {
     ) -> Option<Option<Word>> {
         let data = state.table(kind).get(id)?;
         match data.attrs.get(keyval) {
-            Some(entry) => state.peek(kind, id, entry, view).map(Some),
+            // A C reader of a Fortran value gets its cell: found the whole way, so that the
+            // fast path makes no call (and needs no registers saved for one).
+            Some(entry) if entry.tag() != Language::C && view == Language::C => None,
+            Some(entry) => Some(Some(value::view(entry.tag(), entry.word as Word, 0, view))),
             None => state.keyvals.live_user(keyval, kind).map(|_| None),
         }
     }
