@@ -9,35 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "get_floor.h"
 #include "timing.h"
-
-struct entry {
-    uint64_t word;
-    uint32_t keyval;
-    uint32_t meta;
-};
-struct object {
-    uint32_t generation;
-    uint32_t alive;
-    struct entry *attrs;
-    size_t count;
-};
-struct keyval {
-    uint16_t generation;
-    uint8_t alive;
-    uint8_t kind;
-};
-struct state {
-    uintptr_t owner;
-    struct object *objects;
-    size_t nobjects;
-    struct keyval *keyvals;
-    size_t nkeyvals;
-};
-
-extern struct state *mpiattr_floor_state;
-void mpiattr_floor_own(void);
-int mpiattr_floor_get(uintptr_t comm, int keyval, void *value, int *flag);
 
 #define LIVE_KEYVALS 10000
 

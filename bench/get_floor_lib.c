@@ -14,35 +14,7 @@
  *     registry (slot, generation, alive, of the communicator kind).
  * Every other case returns 1 ("go the whole way"), which the benchmark never takes.
  */
-#include <stddef.h>
-#include <stdint.h>
-
-struct entry {
-    uint64_t word;
-    uint32_t keyval;
-    uint32_t meta; /* low 2 bits: the value's tag, 0 = C */
-};
-
-struct object {
-    uint32_t generation;
-    uint32_t alive;
-    struct entry *attrs;
-    size_t count;
-};
-
-struct keyval {
-    uint16_t generation;
-    uint8_t alive;
-    uint8_t kind; /* 0 = communicator */
-};
-
-struct state {
-    uintptr_t owner;
-    struct object *objects;
-    size_t nobjects;
-    struct keyval *keyvals;
-    size_t nkeyvals;
-};
+#include "get_floor.h"
 
 struct state *mpiattr_floor_state;
 
@@ -51,13 +23,11 @@ static uintptr_t this_thread(void)
     return (uintptr_t)__builtin_thread_pointer();
 }
 
-void mpiattr_floor_own(void);
 void mpiattr_floor_own(void)
 {
     mpiattr_floor_state->owner = this_thread();
 }
 
-int mpiattr_floor_get(uintptr_t comm, int keyval, void *value, int *flag);
 int mpiattr_floor_get(uintptr_t comm, int keyval, void *value, int *flag)
 {
     if (value == NULL || flag == NULL)
