@@ -193,8 +193,14 @@ macro_rules! entry {
                     return code;
                 }
             )?
+            /// Every other case, out of the fast path's line: it then saves no registers.
+            #[inline(never)]
+            unsafe fn whole($($arg: $ty),*) -> c_int {
+                // SAFETY: the caller's arguments, as the standard lets it pass them.
+                guarded(stringify!($name), || unsafe { $body })
+            }
             // SAFETY: as above.
-            guarded(stringify!($name), || unsafe { $body })
+            unsafe { whole($($arg),*) }
         }
         #[no_mangle]
         /// # Safety
@@ -208,8 +214,14 @@ macro_rules! entry {
                     return code;
                 }
             )?
+            /// Every other case, out of the fast path's line: it then saves no registers.
+            #[inline(never)]
+            unsafe fn whole($($arg: $ty),*) -> c_int {
+                // SAFETY: the caller's arguments, as the standard lets it pass them.
+                guarded(stringify!($name), || unsafe { $body })
+            }
             // SAFETY: as above.
-            guarded(stringify!($name), || unsafe { $body })
+            unsafe { whole($($arg),*) }
         }
     )*};
 }
