@@ -2,8 +2,10 @@
 //!
 //! Up to [`SMALL`] entries are found by a linear scan; beyond that the same slice is an
 //! open-addressing hash table (linear probing, at most 4/5 full, grown by half). A get is one
-//! probe whatever the number of attributes (MPICH walks a list), an object without attributes
-//! has no allocation, and no size needs more than 32 bytes of heap per attribute.
+//! probe whatever the number of attributes (MPICH walks a list), an object that never had
+//! attributes has no allocation (one whose last value went keeps a small slice, at most
+//! [`SMALL`] entries, for the next), and no size needs more than 32 bytes of heap per
+//! attribute.
 //!
 //! The order in which values were set (copies go oldest first, deletes newest first) is a
 //! sequence number in each entry: a replaced value takes the next number, in place. Callers
@@ -289,6 +291,7 @@ impl AttrSet {
     }
 
     /// Adds a value for a keyval the object has no value for; it is the newest.
+    #[inline(always)]
     pub(crate) fn insert(
         &mut self,
         keyval: Keyval,
@@ -307,6 +310,20 @@ impl AttrSet {
             meta: tag.bits() | actions.bits() | (seq << SEQ_SHIFT),
             word,
         };
+        // A small set with room (one emptied by deletes, most often): its first empty slot.
+        if !self.hashed() && (self.len as usize) < self.slots.len() {
+            if let Some(slot) = self.slots.iter_mut().find(|e| e.is_empty()) {
+                *slot = entry;
+                self.len += 1;
+                return;
+            }
+        }
+        self.insert_growing(entry, spare);
+    }
+
+    /// [`AttrSet::insert`] of an entry into a set without room, or a hashed one.
+    #[inline(never)]
+    fn insert_growing(&mut self, entry: Entry, spare: &mut Spare) {
         if self.slots.is_empty() {
             // The first value: a one-slot slice, whatever a spare one held, overwritten.
             let mut slots = spare.take(1);
@@ -363,7 +380,7 @@ impl AttrSet {
     /// A copy of the set, in a slice from `spare` when it has one.
     #[inline(always)]
     pub(crate) fn duplicate(&self, spare: &mut Spare) -> AttrSet {
-        if self.slots.is_empty() {
+        if self.len == 0 {
             return AttrSet::default();
         }
         let mut slots = spare.take(self.slots.len());
@@ -427,7 +444,27 @@ impl AttrSet {
     }
 
     /// Removes and returns the entry in a slot [`AttrSet::slot_of`] gave.
-    pub(crate) fn remove_at(&mut self, mut slot: usize, spare: &mut Spare) -> Option<Entry> {
+    #[inline(always)]
+    pub(crate) fn remove_at(&mut self, slot: usize, spare: &mut Spare) -> Option<Entry> {
+        if self.hashed() {
+            return self.remove_hashed(slot, spare);
+        }
+        let entry = std::mem::take(self.slots.get_mut(slot)?);
+        if entry.is_empty() {
+            return None;
+        }
+        self.len -= 1;
+        if self.len == 0 {
+            // A small slice stays, empty, for the next value (delete then set is common): at
+            // most SMALL slots, as the object had.
+            self.next_seq = 0;
+        }
+        Some(entry)
+    }
+
+    /// [`AttrSet::remove_at`] in a hashed set.
+    #[inline(never)]
+    fn remove_hashed(&mut self, mut slot: usize, spare: &mut Spare) -> Option<Entry> {
         let entry = std::mem::take(self.slots.get_mut(slot)?);
         if entry.is_empty() {
             return None;
@@ -437,27 +474,25 @@ impl AttrSet {
             self.recycle(spare);
             return Some(entry);
         }
-        if self.hashed() {
-            // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
-            // Wrapping by comparison, not `%`: a division costs tens of cycles.
-            let capacity = self.slots.len();
-            let wrap = |i: usize| if i + 1 == capacity { 0 } else { i + 1 };
-            let mut next = wrap(slot);
-            while !self.slots[next].is_empty() {
-                let at = home(self.slots[next].keyval, capacity);
-                // Move the entry back into `slot` unless its home lies cyclically in
-                // (slot, next].
-                let stays = if slot <= next {
-                    slot < at && at <= next
-                } else {
-                    slot < at || at <= next
-                };
-                if !stays {
-                    self.slots[slot] = std::mem::take(&mut self.slots[next]);
-                    slot = next;
-                }
-                next = wrap(next);
+        // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
+        // Wrapping by comparison, not `%`: a division costs tens of cycles.
+        let capacity = self.slots.len();
+        let wrap = |i: usize| if i + 1 == capacity { 0 } else { i + 1 };
+        let mut next = wrap(slot);
+        while !self.slots[next].is_empty() {
+            let at = home(self.slots[next].keyval, capacity);
+            // Move the entry back into `slot` unless its home lies cyclically in
+            // (slot, next].
+            let stays = if slot <= next {
+                slot < at && at <= next
+            } else {
+                slot < at || at <= next
+            };
+            if !stays {
+                self.slots[slot] = std::mem::take(&mut self.slots[next]);
+                slot = next;
             }
+            next = wrap(next);
         }
         Some(entry)
     }
@@ -561,24 +596,31 @@ mod tests {
     }
 
     #[test]
-    fn the_last_removal_frees_everything() {
+    fn the_last_removal_keeps_a_small_slice_and_frees_a_table() {
         let mut set = AttrSet::default();
         assert_eq!(set.heap_bytes(), 0);
         set.put(Keyval(7), Language::C, 1);
         assert_eq!(set.heap_bytes(), 16, "one attribute, one 16-byte entry");
         set.take(Keyval(7));
-        assert_eq!(set.heap_bytes(), 0);
+        assert_eq!(set.heap_bytes(), 16, "kept, empty, for the next value");
+        assert_eq!(set.get(Keyval(7)), None);
         let mut spare = Spare::default();
-        set.insert(Keyval(7), PLAIN, Language::C, 1, &mut spare);
-        set.remove(Keyval(7), &mut spare);
-        assert_eq!(
-            spare.slices[0].len(),
-            1,
-            "kept for the next first attribute"
-        );
         set.insert(Keyval(8), PLAIN, Language::C, 2, &mut spare);
-        assert!(spare.slices[0].is_empty(), "and reused");
-        assert_eq!(set.get(Keyval(7)), None, "reused empty");
+        assert_eq!(set.heap_bytes(), 16, "the kept slot took it");
+        assert_eq!(set.get(Keyval(8)).map(|e| e.word), Some(2));
+        assert_eq!(set.keyvals_by_age(), vec![Keyval(8)]);
+        // The object's free gives the slice back for the next object's first attribute.
+        set.recycle(&mut spare);
+        assert_eq!((set.heap_bytes(), spare.slices[0].len()), (0, 1));
+        // A hashed set's last removal frees its table (to the allocator: not a small size).
+        for k in 1..=20 {
+            set.insert(Keyval(k), PLAIN, Language::C, 0, &mut spare);
+        }
+        assert!(set.hashed());
+        for k in 1..=20 {
+            assert!(set.remove(Keyval(k), &mut spare).is_some());
+        }
+        assert_eq!(set.heap_bytes(), 0);
     }
 
     #[test]

@@ -367,6 +367,20 @@ impl<T> StateLock<T> {
         // the lock, so no guard is taken while this shared borrow lives.
         Some(f(unsafe { &*self.data.get() }, arguments))
     }
+
+    /// [`StateLock::peek_single_with`] with exclusive access, for fast paths that write but
+    /// call nothing: `f` gets the state and `arguments`, none of which reach the lock or run
+    /// user code, so the gate need not be marked held while it runs (and is not).
+    #[inline(always)]
+    pub(crate) fn poke_single_with<A, R>(&self, f: fn(&mut T, A) -> R, arguments: A) -> Option<R> {
+        if self.gate.load(Ordering::Relaxed) != current_thread() {
+            return None;
+        }
+        // SAFETY: the owner thread with no guard alive (the gate is not marked held), in the
+        // mode where only the owner may enter; `f` cannot reach the lock, so no other access
+        // to the data is made while this unique borrow lives.
+        Some(f(unsafe { &mut *self.data.get() }, arguments))
+    }
 }
 
 /// The guard of [`StateLock::try_single`]: the owner thread's, in MPI_THREAD_SINGLE.

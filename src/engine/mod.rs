@@ -1327,6 +1327,7 @@ impl Universe {
 
     /// [`Universe::set_attr`] where no delete callback is due: a new value, or one replacing
     /// a value whose keyval has no delete callback. (A Fortran value allocates its cell.)
+    /// Like the get, it calls nothing that could reach the lock, so the gate is not marked.
     #[inline(always)]
     pub(crate) fn set_attr_fast<O: Object>(
         &self,
@@ -1335,8 +1336,18 @@ impl Universe {
         language: Language,
         word: Word,
     ) -> Option<()> {
-        let mut state = self.state.try_single()?;
-        Self::set_in(&mut state, O::KIND, object.id(), keyval, language, word)
+        self.state.poke_single_with(
+            Self::set_in_at,
+            (O::KIND, object.id(), keyval, language, word),
+        )?
+    }
+
+    #[inline(always)]
+    fn set_in_at(
+        state: &mut State,
+        (kind, id, keyval, language, word): (ObjectKind, Id, Keyval, Language, Word),
+    ) -> Option<()> {
+        Self::set_in(state, kind, id, keyval, language, word)
     }
 
     /// [`Universe::set_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1350,9 +1361,27 @@ impl Universe {
         language: Language,
         word: Word,
     ) -> Option<()> {
-        let mut state = self.state.try_single()?;
-        let id = state.table(O::KIND).id_at(index).filter(|id| accept(*id))?;
-        Self::set_in(&mut state, O::KIND, id, keyval, language, word)
+        self.state.poke_single_with(
+            Self::set_in_index,
+            (O::KIND, index, accept, keyval, language, word),
+        )?
+    }
+
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn set_in_index(
+        state: &mut State,
+        (kind, index, accept, keyval, language, word): (
+            ObjectKind,
+            u32,
+            impl FnOnce(Id) -> bool,
+            Keyval,
+            Language,
+            Word,
+        ),
+    ) -> Option<()> {
+        let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
+        Self::set_in(state, kind, id, keyval, language, word)
     }
 
     #[inline(always)]
@@ -1372,43 +1401,61 @@ impl Universe {
         } = state;
         let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
         let stored = language.stored_word(word) as usize;
-        match attrs.slot_of(keyval) {
-            // The entry vouches for the keyval (live, of this kind) and knows its actions.
-            Some(slot) => {
-                let present = attrs.at(slot);
-                if present.has_delete_callback()
-                    || present.deleting()
-                    || present.has_cell()
-                    || keyvals.held_is_freed(keyval)
-                {
-                    return None;
-                }
-                attrs.replace_at(slot, language, stored);
-            }
-            None => {
-                let actions = keyvals.settable(keyval, kind)?.actions();
-                attrs.insert(keyval, actions, language, stored, spare);
-                keyvals.acquire(keyval);
-            }
+        // The entry vouches for the keyval (live, of this kind) and knows its actions.
+        let Some(slot) = attrs.slot_of(keyval) else {
+            return Self::set_new(attrs, keyvals, spare, kind, keyval, (language, stored));
+        };
+        let present = attrs.at(slot);
+        if present.has_delete_callback()
+            || present.deleting()
+            || present.has_cell()
+            || keyvals.held_is_freed(keyval)
+        {
+            return None;
         }
+        attrs.replace_at(slot, language, stored);
         Some(())
     }
 
-    /// [`Universe::delete_attr`] where no delete callback is due.
+    /// [`Universe::set_in`] of a keyval the object has no value for: out of the fast path's
+    /// line, which then needs no registers saved for its calls.
+    #[inline(never)]
+    fn set_new(
+        attrs: &mut AttrSet,
+        keyvals: &mut Registry,
+        spare: &mut Spare,
+        kind: ObjectKind,
+        keyval: Keyval,
+        (language, stored): (Language, usize),
+    ) -> Option<()> {
+        let actions = keyvals.settable(keyval, kind)?.actions();
+        attrs.insert(keyval, actions, language, stored, spare);
+        keyvals.acquire(keyval);
+        Some(())
+    }
+
+    /// [`Universe::delete_attr`] where no delete callback is due (calling nothing, as the
+    /// set).
     #[inline(always)]
     pub(crate) fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
-        let mut state = self.state.try_single()?;
+        self.state
+            .poke_single_with(Self::delete_in, (O::KIND, object.id(), keyval))?
+    }
+
+    #[inline(always)]
+    fn delete_in(state: &mut State, (kind, id, keyval): (ObjectKind, Id, Keyval)) -> Option<()> {
         let State {
             objects,
             keyvals,
             spare,
             ..
-        } = &mut *state;
-        keyvals.live_user(keyval, O::KIND)?;
-        let attrs = &mut objects[O::KIND.slot()].get_mut(object.id())?.attrs;
+        } = state;
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
         let Some(slot) = attrs.slot_of(keyval) else {
-            return Some(());
+            // Nothing to delete: done if the keyval is a live one of this kind.
+            return keyvals.live_user(keyval, kind).map(|_| ());
         };
+        // The entry vouches for the keyval (live, of this kind).
         let e = attrs.at(slot);
         if e.has_delete_callback() || e.deleting() || e.has_cell() {
             return None;
