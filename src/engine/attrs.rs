@@ -304,26 +304,40 @@ impl AttrSet {
             self.get(keyval).is_none(),
             "insert of a keyval already present"
         );
+        // A small set with room (one emptied by deletes, most often): its first empty slot.
+        // Everything else (growth, a renumbering) out of line, so that callers' fast paths
+        // need no registers saved for a call.
+        if self.next_seq != SEQ_LIMIT && !self.hashed() && (self.len as usize) < self.slots.len() {
+            if let Some(slot) = self.slots.iter_mut().find(|e| e.is_empty()) {
+                *slot = Entry {
+                    keyval,
+                    meta: tag.bits() | actions.bits() | (self.next_seq << SEQ_SHIFT),
+                    word,
+                };
+                self.next_seq += 1;
+                self.len += 1;
+                return;
+            }
+        }
+        self.insert_growing(keyval, actions, tag, word, spare);
+    }
+
+    /// [`AttrSet::insert`] into a set without room, or a hashed one.
+    #[inline(never)]
+    fn insert_growing(
+        &mut self,
+        keyval: Keyval,
+        actions: Actions,
+        tag: Language,
+        word: usize,
+        spare: &mut Spare,
+    ) {
         let seq = self.take_seq();
         let entry = Entry {
             keyval,
             meta: tag.bits() | actions.bits() | (seq << SEQ_SHIFT),
             word,
         };
-        // A small set with room (one emptied by deletes, most often): its first empty slot.
-        if !self.hashed() && (self.len as usize) < self.slots.len() {
-            if let Some(slot) = self.slots.iter_mut().find(|e| e.is_empty()) {
-                *slot = entry;
-                self.len += 1;
-                return;
-            }
-        }
-        self.insert_growing(entry, spare);
-    }
-
-    /// [`AttrSet::insert`] of an entry into a set without room, or a hashed one.
-    #[inline(never)]
-    fn insert_growing(&mut self, entry: Entry, spare: &mut Spare) {
         if self.slots.is_empty() {
             // The first value: a one-slot slice, whatever a spare one held, overwritten.
             let mut slots = spare.take(1);
@@ -427,14 +441,26 @@ impl AttrSet {
     /// Replaces the value in a slot [`AttrSet::slot_of`] gave; it becomes the newest.
     #[inline(always)]
     pub(crate) fn replace_at(&mut self, slot: usize, tag: Language, word: usize) -> Entry {
-        let seq = self.take_seq();
+        if self.next_seq == SEQ_LIMIT {
+            return self.replace_renumbered(slot, tag, word);
+        }
         let Some(entry) = self.slots.get_mut(slot) else {
             return Entry::default();
         };
+        let seq = self.next_seq;
+        self.next_seq += 1;
         let old = *entry;
         entry.meta = tag.bits() | (old.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
         entry.word = word;
         old
+    }
+
+    /// [`AttrSet::replace_at`] when the sequence numbers ran out: renumbered first.
+    #[cold]
+    #[inline(never)]
+    fn replace_renumbered(&mut self, slot: usize, tag: Language, word: usize) -> Entry {
+        self.renumber();
+        self.replace_at(slot, tag, word)
     }
 
     /// Removes and returns the entry for `keyval`. The last one going gives the slice back.

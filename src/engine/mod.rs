@@ -1264,9 +1264,10 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
-        // A read: a look that does not mark the gate held (nothing in it can re-enter).
+        // A read: a look that does not mark the gate held (nothing in it can re-enter), or
+        // under MPI_THREAD_MULTIPLE, one as a counted reader that does not wait.
         self.state
-            .peek_single_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
+            .peek_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
     }
 
     #[inline(always)]
@@ -1289,7 +1290,7 @@ impl Universe {
         view: Language,
     ) -> Option<Option<Word>> {
         self.state
-            .peek_single_with(Self::get_in_index, (O::KIND, index, accept, keyval, view))?
+            .peek_with(Self::get_in_index, (O::KIND, index, accept, keyval, view))?
     }
 
     #[inline(always)]
@@ -1403,7 +1404,11 @@ impl Universe {
         let stored = language.stored_word(word) as usize;
         // The entry vouches for the keyval (live, of this kind) and knows its actions.
         let Some(slot) = attrs.slot_of(keyval) else {
-            return Self::set_new(attrs, keyvals, spare, kind, keyval, (language, stored));
+            // A new value: the keyval's record says whether it may take one, and its actions.
+            let actions = keyvals.settable(keyval, kind)?.actions();
+            keyvals.acquire(keyval);
+            attrs.insert(keyval, actions, language, stored, spare);
+            return Some(());
         };
         let present = attrs.at(slot);
         if present.has_delete_callback()
@@ -1414,23 +1419,6 @@ impl Universe {
             return None;
         }
         attrs.replace_at(slot, language, stored);
-        Some(())
-    }
-
-    /// [`Universe::set_in`] of a keyval the object has no value for: out of the fast path's
-    /// line, which then needs no registers saved for its calls.
-    #[inline(never)]
-    fn set_new(
-        attrs: &mut AttrSet,
-        keyvals: &mut Registry,
-        spare: &mut Spare,
-        kind: ObjectKind,
-        keyval: Keyval,
-        (language, stored): (Language, usize),
-    ) -> Option<()> {
-        let actions = keyvals.settable(keyval, kind)?.actions();
-        attrs.insert(keyval, actions, language, stored, spare);
-        keyvals.acquire(keyval);
         Some(())
     }
 

@@ -540,14 +540,6 @@ fn object_with<H: CHandle>(bits: &FortranBits, value: i64) -> Result<H::Object> 
     }
 }
 
-/// What a Fortran integer names, for the fast paths: a predefined object, or the object at
-/// a table index whose generation the integer's code matches ([`generation_matches`]).
-#[derive(Clone, Copy)]
-pub(crate) enum FortranRef<O> {
-    Object(O),
-    Index { index: u32, code: i64 },
-}
-
 /// Whether the object with identity `id` is the one a Fortran integer with generation code
 /// `code` names.
 #[inline(always)]
@@ -555,15 +547,19 @@ pub(crate) fn generation_matches(code: i64, id: Id) -> bool {
     FORTRAN_BITS.code(id.generation()) == code
 }
 
-/// [`fortran_object`] without any call, for the fast paths: `None` for anything but a
-/// predefined handle or a well-formed integer of the kind (the whole way reports errors).
+/// [`fortran_object`] without any call, for the fast paths: the table index a predefined
+/// handle or a well-formed integer of the kind names, with the generation code the object
+/// there must match ([`generation_matches`]); `None` for anything else (the whole way reports
+/// errors). A predefined object's slot keeps generation 0 for ever (code 0, which no integer
+/// carries), so both forms take the same path.
 #[inline(always)]
-pub(crate) fn fortran_ref<H: CHandle>(value: i64) -> Option<FortranRef<H::Object>> {
+pub(crate) fn fortran_index<H: CHandle>(value: i64) -> Option<(u32, i64)> {
     if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
-        return Some(FortranRef::Object(object));
+        let id = H::id(object);
+        return Some((id.index(), FORTRAN_BITS.code(id.generation())));
     }
     let (tag, index, code) = FORTRAN_BITS.decode(value)?;
-    (tag == H::TAG).then_some(FortranRef::Index { index, code })
+    (tag == H::TAG).then_some((index, code))
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null

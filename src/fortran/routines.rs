@@ -419,7 +419,7 @@ pub(super) mod fast {
     use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
     use crate::engine::{Fint, Language, Object, Word};
     use crate::ffi::current;
-    use crate::ffi::handles::{fortran_ref, generation_matches, CHandle, FortranRef};
+    use crate::ffi::handles::{fortran_index, generation_matches, CHandle};
 
     /// A get: the object's value in `view`, narrowed to the output's width.
     ///
@@ -437,21 +437,23 @@ pub(super) mod fast {
     where
         H::Object: Object,
     {
-        if handle.is_null() || key.is_null() || value.is_null() || flag.is_null() {
+        // Each reference checked where it is used, not all four at once (which compilers
+        // vectorize into more instructions than the checks).
+        if handle.is_null() || key.is_null() {
             return None;
         }
         // SAFETY: non-null references (checked), valid (the caller's contract).
         let (handle, key) = unsafe { (handle.read(), key.read()) };
-        let universe = current()?;
-        let found = match fortran_ref::<H>(handle.into())? {
-            FortranRef::Object(object) => universe.get_attr_fast(object, keyval(key), view)?,
-            FortranRef::Index { index, code } => universe.get_attr_fast_at::<H::Object>(
-                index,
-                |id| generation_matches(code, id),
-                keyval(key),
-                view,
-            )?,
-        };
+        let (index, code) = fortran_index::<H>(handle.into())?;
+        let found = current()?.get_attr_fast_at::<H::Object>(
+            index,
+            |id| generation_matches(code, id),
+            keyval(key),
+            view,
+        )?;
+        if value.is_null() || flag.is_null() {
+            return None;
+        }
         // SAFETY: as above, for writes.
         unsafe {
             if let Some(word) = found {
@@ -483,16 +485,14 @@ pub(super) mod fast {
         // SAFETY: non-null references (checked), valid (the caller's contract).
         let (handle, key, value) = unsafe { (handle.read(), key.read(), value.read()) };
         let (universe, key, word) = (current()?, keyval(key), value.into() as Word);
-        match fortran_ref::<H>(handle.into())? {
-            FortranRef::Object(object) => universe.set_attr_fast(object, key, language, word)?,
-            FortranRef::Index { index, code } => universe.set_attr_fast_at::<H::Object>(
-                index,
-                |id| generation_matches(code, id),
-                key,
-                language,
-                word,
-            )?,
-        }
+        let (index, code) = fortran_index::<H>(handle.into())?;
+        universe.set_attr_fast_at::<H::Object>(
+            index,
+            |id| generation_matches(code, id),
+            key,
+            language,
+            word,
+        )?;
         Some(abi::MPI_SUCCESS as c_int)
     }
 
