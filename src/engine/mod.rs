@@ -967,6 +967,15 @@ impl State {
 
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
+        let table = self.table_mut(kind);
+        if table
+            .get(id)
+            .is_some_and(|object| object.attrs.holds_nothing())
+        {
+            // Nothing to release: the object is dropped where it lies.
+            table.discard(id);
+            return;
+        }
         if let Some(mut object) = self.table_mut(kind).remove(id) {
             self.release_all(kind, id, &object.attrs);
             object.attrs.recycle(&mut self.spare);
@@ -1825,9 +1834,8 @@ impl Universe {
     ) -> Result<Id> {
         let target = {
             let mut state = self.lock()?;
-            state.object(kind, source)?;
-            state.room(kind)?;
             let data = state.object(kind, source)?;
+            state.room(kind)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
                 Detail::Datatype {
@@ -1842,7 +1850,13 @@ impl Universe {
             let mut copy = ObjectData::new(detail, data.errhandler);
             // MPI_COMM_WORLD's predefined attributes copy as with MPI_COMM_DUP_FN.
             copy.predefined_values = data.predefined_values.clone();
-            if let Some(attrs) = state.duplicate_attributes(kind, source)? {
+            // Without attributes there is nothing to copy (and no second lookup).
+            let attrs = if data.attrs.holds_nothing() {
+                Some(AttrSet::default())
+            } else {
+                state.duplicate_attributes(kind, source)?
+            };
+            if let Some(attrs) = attrs {
                 copy.attrs = attrs;
                 let target = state.insert(kind, copy)?;
                 drop(state);
@@ -1886,7 +1900,7 @@ impl Universe {
             if data.freeing {
                 return Err(Error::BeingFreed(kind));
             }
-            if !state.has_delete_callbacks(kind, id)? {
+            if data.attrs.holds_nothing() || !state.has_delete_callbacks(kind, id)? {
                 state.discard(kind, id);
                 return Ok(());
             }
