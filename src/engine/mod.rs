@@ -812,6 +812,7 @@ impl State {
     }
 
     /// Places a new object in its table.
+    #[inline]
     fn insert(&mut self, kind: ObjectKind, data: ObjectData) -> Result<Id> {
         self.table_mut(kind)
             .insert(data)
