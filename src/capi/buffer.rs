@@ -37,7 +37,7 @@ pub(crate) fn describe_large(count: i64, datatype: MPI_Datatype) -> Result<Data>
         Some(map) => (handles::datatype(datatype)?, map.clone()),
         None => {
             let datatype = handles::datatype(datatype)?;
-            (datatype, universe()?.type_committed_map(datatype)?)
+            (datatype, universe()?.type_committed_layout(datatype)?)
         }
     };
     let bytes = packed_bytes(&map, count)?;

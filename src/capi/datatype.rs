@@ -1011,7 +1011,7 @@ unsafe fn elements(status: *const MPI_Status, datatype: MPI_Datatype) -> Result<
     let universe = universe()?;
     // SAFETY: the caller's contract.
     let bytes = unsafe { status_bytes(status)? };
-    let map = universe.type_map(handles::datatype(datatype)?)?;
+    let map = universe.type_layout(handles::datatype(datatype)?)?;
     Ok(typemap::get_elements(&map, bytes))
 }
 
@@ -1063,7 +1063,7 @@ unsafe fn set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: i
     if status.is_null() {
         return Err(Error::NullArgument("status"));
     }
-    let map = universe.type_map(handles::datatype(datatype)?)?;
+    let map = universe.type_layout(handles::datatype(datatype)?)?;
     let count = u64::try_from(count).map_err(|_| Error::InvalidCount)?;
     let bytes = typemap::elements_bytes(&map, count).ok_or(Error::InvalidCount)?;
     // SAFETY: non-null and valid (the caller's contract).

@@ -788,7 +788,7 @@ unsafe fn whole_items(status: *const MPI_Status, datatype: MPI_Datatype) -> Resu
     }
     // SAFETY: non-null and valid for reads (the caller's contract).
     let status = read_status(unsafe { &*status });
-    let map = universe()?.type_map(handles::datatype(datatype)?)?;
+    let map = universe()?.type_layout(handles::datatype(datatype)?)?;
     Ok(typemap::get_count(&map, status.bytes))
 }
 

@@ -40,7 +40,7 @@ unsafe fn check_datarep(datarep: *const c_char) -> Result<()> {
 fn packed_size(count: i64, datatype: MPI_Datatype, representation: Representation) -> Result<u64> {
     let universe = universe()?;
     let count = u64::try_from(count).map_err(|_| Error::InvalidCount)?;
-    let map = universe.type_map(handles::datatype(datatype)?)?;
+    let map = universe.type_layout(handles::datatype(datatype)?)?;
     match representation {
         Representation::Native => typemap::pack_size(&map, count),
         Representation::External32 => typemap::pack_external_size(&map, count),

@@ -221,6 +221,13 @@ impl AttrSet {
         self.len as usize
     }
 
+    /// Whether the set has no storage (no attribute was ever set, or its slice went back to
+    /// the spares): then it holds no entry and there is nothing to release or recycle.
+    #[inline(always)]
+    pub(crate) fn holds_nothing(&self) -> bool {
+        self.slots.is_empty()
+    }
+
     fn hashed(&self) -> bool {
         self.slots.len() > SMALL
     }

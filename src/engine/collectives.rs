@@ -183,6 +183,12 @@ impl FastType {
         })
     }
 
+    /// The same facts for a duplicate (MPI_Type_dup) of the datatype, which is a derived
+    /// datatype: no predefined op applies on the fast path.
+    pub(crate) fn of_duplicate(self) -> FastType {
+        FastType { ops: 0, ..self }
+    }
+
     /// Whether a reduction may apply `op` to it.
     #[inline(always)]
     pub(crate) fn allows(&self, op: PredefinedOp) -> bool {

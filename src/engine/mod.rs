@@ -328,7 +328,13 @@ enum Detail {
         name: Vec<u8>,
     },
     Datatype {
+        /// The layout. A duplicate (MPI_Type_dup) shares its original's map and counts the
+        /// levels of duplication in `dups`, so that a dup allocates nothing: the handle stands
+        /// for `map` under `dups` levels of MPI_Type_dup (combiner DUP, see
+        /// [`Detail::datatype_map`]), with the same layout and compiled form.
         map: Arc<typemap::TypeMap>,
+        /// Levels of MPI_Type_dup over `map` (0: `map` is the datatype's own type map).
+        dups: u32,
         committed: bool,
         /// What the collectives' fast paths need, for a committed datatype whose items lie
         /// back to back (computed at commit).
@@ -352,10 +358,44 @@ impl Detail {
         };
         Detail::Datatype {
             map,
+            dups: 0,
             committed,
             fast,
             name,
         }
+    }
+
+    /// A duplicate of a datatype's detail (MPI_Type_dup): the same shared map one level of
+    /// duplication further, committed if the original is, without a name.
+    fn datatype_dup(
+        map: &Arc<typemap::TypeMap>,
+        dups: u32,
+        committed: bool,
+        fast: Option<collectives::FastType>,
+    ) -> Result<Detail> {
+        let (map, dups) = match dups.checked_add(1) {
+            Some(dups) => (Arc::clone(map), dups),
+            // Beyond u32::MAX levels: the levels so far become a map of their own.
+            None => (Detail::datatype_map(map, dups)?, 1),
+        };
+        Ok(Detail::Datatype {
+            map,
+            dups,
+            committed,
+            fast: fast.map(collectives::FastType::of_duplicate),
+            name: Vec::new(),
+        })
+    }
+
+    /// The type map a datatype handle stands for: `map` under `dups` levels of MPI_Type_dup,
+    /// each made here (only a datatype built from a duplicate, and the public
+    /// [`Universe::type_map`], need them).
+    fn datatype_map(map: &Arc<typemap::TypeMap>, dups: u32) -> Result<Arc<typemap::TypeMap>> {
+        let mut map = Arc::clone(map);
+        for _ in 0..dups {
+            map = Arc::new(typemap::dup(&map)?);
+        }
+        Ok(map)
     }
 }
 
@@ -772,6 +812,7 @@ impl State {
     }
 
     /// Places a new object in its table.
+    #[inline]
     fn insert(&mut self, kind: ObjectKind, data: ObjectData) -> Result<Id> {
         self.table_mut(kind)
             .insert(data)
@@ -927,6 +968,15 @@ impl State {
 
     /// Drops an object's attributes without callbacks and the object itself.
     fn discard(&mut self, kind: ObjectKind, id: Id) {
+        let table = self.table_mut(kind);
+        if table
+            .get(id)
+            .is_some_and(|object| object.attrs.holds_nothing())
+        {
+            // Nothing to release: the object is dropped where it lies.
+            table.discard(id);
+            return;
+        }
         if let Some(mut object) = self.table_mut(kind).remove(id) {
             self.release_all(kind, id, &object.attrs);
             object.attrs.recycle(&mut self.spare);
@@ -1820,20 +1870,29 @@ impl Universe {
     ) -> Result<Id> {
         let target = {
             let mut state = self.lock()?;
-            state.object(kind, source)?;
-            state.room(kind)?;
             let data = state.object(kind, source)?;
+            state.room(kind)?;
             let detail = match &data.detail {
                 Detail::Comm { .. } => Detail::Comm { name: Vec::new() },
-                Detail::Datatype { map, committed, .. } => {
-                    Detail::datatype(Arc::new(typemap::dup(map)?), *committed, Vec::new())
-                }
+                Detail::Datatype {
+                    map,
+                    dups,
+                    committed,
+                    fast,
+                    ..
+                } => Detail::datatype_dup(map, *dups, *committed, *fast)?,
                 Detail::Win { .. } => return Err(Error::Internal("windows cannot be duplicated")),
             };
             let mut copy = ObjectData::new(detail, data.errhandler);
             // MPI_COMM_WORLD's predefined attributes copy as with MPI_COMM_DUP_FN.
             copy.predefined_values = data.predefined_values.clone();
-            if let Some(attrs) = state.duplicate_attributes(kind, source)? {
+            // Without attributes there is nothing to copy (and no second lookup).
+            let attrs = if data.attrs.holds_nothing() {
+                Some(AttrSet::default())
+            } else {
+                state.duplicate_attributes(kind, source)?
+            };
+            if let Some(attrs) = attrs {
                 copy.attrs = attrs;
                 let target = state.insert(kind, copy)?;
                 drop(state);
@@ -1877,7 +1936,7 @@ impl Universe {
             if data.freeing {
                 return Err(Error::BeingFreed(kind));
             }
-            if !state.has_delete_callbacks(kind, id)? {
+            if data.attrs.holds_nothing() || !state.has_delete_callbacks(kind, id)? {
                 state.discard(kind, id);
                 return Ok(());
             }
@@ -2133,6 +2192,7 @@ impl Universe {
         let mut state = self.lock()?;
         if let Detail::Datatype {
             map,
+            dups,
             committed,
             fast,
             ..
@@ -2141,6 +2201,9 @@ impl Universe {
             map.flat();
             *committed = true;
             *fast = collectives::FastType::of(map);
+            if *dups > 0 {
+                *fast = fast.map(collectives::FastType::of_duplicate);
+            }
         }
         Ok(())
     }
@@ -2149,12 +2212,12 @@ impl Universe {
     /// (predefined datatypes are). Errors: an invalid handle, [`Error::NotCommitted`] (both
     /// `MPI_ERR_TYPE`).
     pub fn type_size_for_transfer(&self, datatype: Datatype) -> Result<u64> {
-        Ok(self.type_committed_map(datatype)?.size())
+        Ok(self.type_committed_layout(datatype)?.size())
     }
 
     /// MPI_Type_size, in bytes.
     pub fn type_size(&self, datatype: Datatype) -> Result<u64> {
-        Ok(self.type_map(datatype)?.size())
+        Ok(self.type_layout(datatype)?.size())
     }
 
     /// MPI_Type_free.

@@ -129,6 +129,7 @@ impl<T> Table<T> {
     /// Places `value` in a slot: a new one while fewer than [`REUSE_DELAY`] are free, else
     /// the oldest free one (at [`MAX_LIVE_OBJECTS`] slots, any free one). `None` when all
     /// [`MAX_LIVE_OBJECTS`] slots hold objects.
+    #[inline]
     pub(crate) fn insert(&mut self, value: T) -> Option<Id> {
         if self.free.len() > REUSE_DELAY || self.slots.len() >= MAX_LIVE_OBJECTS {
             let index = self.free.pop_front()?;

@@ -832,3 +832,11 @@ fn user_error_handlers_count_handles_check_kinds_and_outlive_their_handles() {
         .unwrap()
         .is_none());
 }
+
+#[test]
+fn a_table_slot_stays_small() {
+    // A datatype without attributes is its slot plus its type map: a duplicate's levels of
+    // MPI_Type_dup fit in the slot's padding.
+    assert!(std::mem::size_of::<super::ObjectData>() <= 120);
+    assert!(std::mem::size_of::<super::Detail>() <= 64);
+}

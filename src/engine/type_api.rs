@@ -184,32 +184,44 @@ impl Universe {
 
     /// The type map of a datatype (committed or not).
     pub fn type_map(&self, datatype: Datatype) -> Result<Arc<TypeMap>> {
-        match &self
-            .lock()?
-            .object(ObjectKind::Datatype, datatype.0)?
-            .detail
-        {
-            Detail::Datatype { map, .. } => Ok(map.clone()),
-            _ => Err(Error::InvalidType("not a datatype")),
-        }
+        let (map, dups) = self.type_layout_dups(datatype, false)?;
+        Detail::datatype_map(&map, dups)
     }
 
     /// The type map of a committed datatype; MPI_ERR_TYPE if it is not committed. Use it for
     /// every operation that moves data.
     pub fn type_committed_map(&self, datatype: Datatype) -> Result<Arc<TypeMap>> {
+        let (map, dups) = self.type_layout_dups(datatype, true)?;
+        Detail::datatype_map(&map, dups)
+    }
+
+    /// A datatype's layout and its levels of MPI_Type_dup over it (see `Detail::Datatype`);
+    /// with `committed`, MPI_ERR_TYPE if it is not committed.
+    fn type_layout_dups(&self, datatype: Datatype, committed: bool) -> Result<(Arc<TypeMap>, u32)> {
         match &self
             .lock()?
             .object(ObjectKind::Datatype, datatype.0)?
             .detail
         {
             Detail::Datatype {
-                map,
-                committed: true,
-                ..
-            } => Ok(map.clone()),
-            Detail::Datatype { .. } => Err(Error::NotCommitted),
+                committed: false, ..
+            } if committed => Err(Error::NotCommitted),
+            Detail::Datatype { map, dups, .. } => Ok((map.clone(), *dups)),
             _ => Err(Error::InvalidType("not a datatype")),
         }
+    }
+
+    /// A type map with the layout of a datatype (committed or not): its own, or for a
+    /// duplicate the one it shares with its original, whose combiner and contents are the
+    /// original's. For everything but the envelope and contents.
+    pub(crate) fn type_layout(&self, datatype: Datatype) -> Result<Arc<TypeMap>> {
+        Ok(self.type_layout_dups(datatype, false)?.0)
+    }
+
+    /// As [`Universe::type_layout`] for a committed datatype; MPI_ERR_TYPE if it is not
+    /// committed. For every operation that moves data.
+    pub(crate) fn type_committed_layout(&self, datatype: Datatype) -> Result<Arc<TypeMap>> {
+        Ok(self.type_layout_dups(datatype, true)?.0)
     }
 
     /// Looks the children up, builds the map, registers it as a new uncommitted datatype
@@ -228,12 +240,23 @@ impl Universe {
     }
 
     fn type_register(&self, map: Arc<TypeMap>, committed: bool) -> Result<Datatype> {
+        self.type_register_detail(Detail::datatype(map, committed, Vec::new()))
+    }
+
+    /// Registers a new uncommitted datatype without attributes that stands for `map` under
+    /// `dups` levels of MPI_Type_dup.
+    fn type_register_dups(&self, map: Arc<TypeMap>, dups: u32) -> Result<Datatype> {
+        let mut detail = Detail::datatype(map, false, Vec::new());
+        if let Detail::Datatype { dups: levels, .. } = &mut detail {
+            *levels = dups;
+        }
+        self.type_register_detail(detail)
+    }
+
+    fn type_register_detail(&self, detail: Detail) -> Result<Datatype> {
         let mut state = self.lock()?;
         state.room(ObjectKind::Datatype)?;
-        let data = ObjectData::new(
-            Detail::datatype(map, committed, Vec::new()),
-            ErrorHandler::Fatal,
-        );
+        let data = ObjectData::new(detail, ErrorHandler::Fatal);
         Ok(Datatype(state.insert(ObjectKind::Datatype, data)?))
     }
 
@@ -383,19 +406,29 @@ impl Universe {
 
     /// MPI_Type_get_extent(_x/_c): (lb, extent).
     pub fn type_extent(&self, datatype: Datatype) -> Result<(i64, i64)> {
-        let map = self.type_map(datatype)?;
+        let map = self.type_layout(datatype)?;
         Ok((map.lb(), map.extent()))
     }
 
     /// MPI_Type_get_true_extent(_x/_c): (true lb, true extent).
     pub fn type_true_extent(&self, datatype: Datatype) -> Result<(i64, i64)> {
-        let map = self.type_map(datatype)?;
+        let map = self.type_layout(datatype)?;
         Ok((map.true_lb(), map.true_extent()))
     }
 
     /// MPI_Type_get_envelope(_c).
     pub fn type_envelope(&self, datatype: Datatype) -> Result<TypeEnvelope> {
-        let map = self.type_map(datatype)?;
+        let (map, dups) = self.type_layout_dups(datatype, false)?;
+        if dups > 0 {
+            // MPI_Type_dup's one argument, the datatype duplicated.
+            return Ok(TypeEnvelope {
+                integers: 0,
+                addresses: 0,
+                large: 0,
+                datatypes: 1,
+                combiner: Combiner::Dup,
+            });
+        }
         let c = map.contents();
         Ok(TypeEnvelope {
             integers: c.integers.len(),
@@ -411,7 +444,20 @@ impl Universe {
     /// uncommitted handles sharing the child's type map; if registering one fails, those
     /// already made are freed.
     pub fn type_contents(&self, datatype: Datatype) -> Result<TypeContents> {
-        let map = self.type_map(datatype)?;
+        let (map, dups) = self.type_layout_dups(datatype, false)?;
+        if dups > 0 {
+            // A duplicate: the datatype it duplicates, one level of MPI_Type_dup less.
+            let child = match map.predefined_index() {
+                Some(index) if dups == 1 => Datatype(super::predefined_id(index)),
+                _ => self.type_register_dups(map, dups - 1)?,
+            };
+            return Ok(TypeContents {
+                integers: Vec::new(),
+                addresses: Vec::new(),
+                large: Vec::new(),
+                datatypes: vec![child],
+            });
+        }
         if map.combiner() == Combiner::Named {
             return Err(Error::InvalidType("a predefined datatype has no contents"));
         }
@@ -501,6 +547,78 @@ mod tests {
         u.type_free(d)?;
         u.type_free(s)?;
         u.type_free(v)?;
+        Ok(())
+    }
+
+    #[test]
+    fn duplicates_keep_their_envelope_and_contents() -> Result<()> {
+        let u = Universe::new(ThreadLevel::Single);
+        let int = predefined(INT);
+        let dup_envelope = |t| -> Result<_> {
+            let e = u.type_envelope(t)?;
+            Ok((e.integers, e.addresses, e.large, e.datatypes, e.combiner))
+        };
+        let dup = (0, 0, 0, 1, Combiner::Dup);
+        // A duplicate of a predefined type names it as itself, and is derived: no predefined
+        // op on the fast path.
+        let d = u.type_dup(int)?;
+        assert_eq!(dup_envelope(d)?, dup);
+        assert_eq!(u.type_contents(d)?.datatypes, vec![int]);
+        assert_eq!(u.type_size(d)?, 4);
+        let fast = |t| {
+            u.collective_fast(super::super::Comm::WORLD, Some(t))
+                .flatten()
+                .map(|f| (f.size, f.ops))
+        };
+        assert_eq!(fast(d), Some((4, 0)));
+        assert!(fast(int).unwrap().1 != 0);
+        // A duplicate of a duplicate of a derived type: each level's contents is a new
+        // uncommitted handle of the level below.
+        let v = u.type_vector(2, 1, 2, int, false)?;
+        let d1 = u.type_dup(v)?;
+        let d2 = u.type_dup(d1)?;
+        u.type_commit(d2)?;
+        assert_eq!(u.type_extent(d2)?, u.type_extent(v)?);
+        let c2 = u.type_contents(d2)?;
+        assert!(c2.integers.is_empty() && c2.addresses.is_empty() && c2.large.is_empty());
+        let [l1] = c2.datatypes[..] else { panic!() };
+        assert!(l1 != d1 && l1 != v);
+        assert_eq!(dup_envelope(l1)?, dup);
+        assert_eq!(u.type_committed_map(l1).unwrap_err(), Error::NotCommitted);
+        let [l0] = u.type_contents(l1)?.datatypes[..] else {
+            panic!()
+        };
+        assert_eq!(u.type_envelope(l0)?.combiner, Combiner::Vector);
+        assert_eq!(u.type_contents(l0)?.integers, vec![2, 1, 2]);
+        for t in [l0, l1] {
+            u.type_free(t)?;
+        }
+        // The public type map of a duplicate is the chain of DUP maps.
+        let map = u.type_committed_map(d2)?;
+        assert_eq!(map.combiner(), Combiner::Dup);
+        assert_eq!(map.contents().types[0].combiner(), Combiner::Dup);
+        assert_eq!(
+            map.contents().types[0].contents().types[0].combiner(),
+            Combiner::Vector
+        );
+        assert_eq!(map.extent(), u.type_extent(v)?.1);
+        // A type built from a duplicate has the duplicate as its child.
+        let c = u.type_contiguous_c(3, d1, false)?;
+        let [child] = u.type_contents(c)?.datatypes[..] else {
+            panic!()
+        };
+        assert_eq!(dup_envelope(child)?, dup);
+        let [below] = u.type_contents(child)?.datatypes[..] else {
+            panic!()
+        };
+        assert_eq!(u.type_envelope(below)?.combiner, Combiner::Vector);
+        // The original may go first.
+        u.type_free(v)?;
+        u.type_free(d1)?;
+        assert_eq!(u.type_extent(d2)?, (0, 12));
+        for t in [below, child, c, d2, d] {
+            u.type_free(t)?;
+        }
         Ok(())
     }
 

@@ -966,10 +966,13 @@ pub fn resized(old: &Arc<TypeMap>, lb: i64, extent: i64, large: bool) -> Result<
     Ok(map)
 }
 
-/// MPI_Type_dup's type map: the same entries, combiner DUP.
+/// MPI_Type_dup's type map: the same entries, combiner DUP. A duplicate's handle does not
+/// hold one (it shares its original's map and counts the levels of duplication); the engine
+/// makes one when a duplicate's own type map is asked for (`Universe::type_map`, a datatype
+/// built from a duplicate).
 pub fn dup(old: &Arc<TypeMap>) -> Result<TypeMap> {
     // One copy of `old` at displacement 0: its size, bounds and alignment, as
-    // TypeMap::derived would compute them, without computing (a dup is a hot path).
+    // TypeMap::derived would compute them, without computing.
     let (true_lb, true_ub) = if old.size > 0 {
         (old.true_lb, old.true_ub)
     } else {
