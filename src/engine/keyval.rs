@@ -402,7 +402,10 @@ impl FreeSlots {
 
 #[derive(Debug)]
 pub(crate) struct Registry {
+    /// The first `used` have been handed out; the rest are made ahead (no record, no user,
+    /// not freed), so that taking a new slot is a count, not a push.
     slots: Vec<Slot>,
+    used: usize,
     /// Per slot: the attributes holding its keyval, plus operations under way that pinned
     /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
     users: Vec<u32>,
@@ -423,6 +426,7 @@ impl Registry {
     pub(crate) fn empty() -> Registry {
         Registry {
             slots: Vec::new(),
+            used: 0,
             users: Vec::new(),
             freed: Vec::new(),
             free: FreeSlots::default(),
@@ -481,13 +485,9 @@ impl Registry {
     }
 
     pub(crate) fn create(&mut self, spec: KeyvalSpec) -> Result<Keyval> {
-        let slot = if self.free.len() > REUSE_DELAY || self.slots.len() == SLOTS {
-            self.free.pop_front().ok_or(Error::NoMemory)?
-        } else {
-            self.slots.push(Slot::default());
-            self.users.push(0);
-            self.freed.push(false);
-            (self.slots.len() - 1) as u32
+        let slot = match self.take_slot() {
+            Some(slot) => slot,
+            None => self.grow_or_reuse().ok_or(Error::NoMemory)?,
         };
         let generations = self.generations;
         let entry = &mut self.slots[slot as usize];
@@ -499,9 +499,38 @@ impl Registry {
         ))
     }
 
-    /// [`Registry::create`] of a keyval without callbacks in a reused slot, for the fast
-    /// paths: inlined, without any call. `None` when no slot is due for reuse, which
-    /// [`Registry::create`] then handles.
+    /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
+    /// too, else the next one made ahead; `None` if there is none of those either.
+    #[inline(always)]
+    fn take_slot(&mut self) -> Option<u32> {
+        if self.free.len() > REUSE_DELAY {
+            return self.free.pop_front();
+        }
+        if self.used < self.slots.len() {
+            self.used += 1;
+            return Some((self.used - 1) as u32);
+        }
+        None
+    }
+
+    /// Makes more slots ahead (twice as many, at least 64) and takes the first; at
+    /// [`SLOTS`], takes the oldest free one instead, if any.
+    #[cold]
+    #[inline(never)]
+    fn grow_or_reuse(&mut self) -> Option<u32> {
+        if self.used >= SLOTS {
+            return self.free.pop_front();
+        }
+        let len = (2 * self.slots.len()).clamp(64, SLOTS);
+        self.slots.resize_with(len, Slot::default);
+        self.users.resize(len, 0);
+        self.freed.resize(len, false);
+        self.take_slot()
+    }
+
+    /// [`Registry::create`] of a keyval without callbacks, for the fast paths: inlined,
+    /// without any call. `None` when more slots must be made first, which
+    /// [`Registry::create`] then does.
     #[inline(always)]
     pub(crate) fn create_plain(
         &mut self,
@@ -509,12 +538,9 @@ impl Registry {
         language: Language,
         copy: Copying,
     ) -> Option<Keyval> {
-        if self.free.len() <= REUSE_DELAY {
-            return None;
-        }
-        let slot = self.free.pop_front()?;
-        // A free slot exists and has no record: one that did not would not belong in the
-        // list, which it has now left.
+        let slot = self.take_slot()?;
+        // A slot taken exists and has no record: one that did not would not belong in the
+        // free list, which it has now left.
         let entry = self.slots.get_mut(slot as usize)?;
         if entry.record.is_some() {
             return None;
@@ -745,7 +771,7 @@ mod tests {
             registry.free(keyval, ObjectKind::Comm).unwrap();
             assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
         }
-        assert!(registry.slots.len() <= REUSE_DELAY + 2);
+        assert!(registry.used <= REUSE_DELAY + 2);
     }
 
     #[test]
