@@ -90,6 +90,46 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
     Ok(())
 }
 
+/// [`create_keyval`] of a keyval without callbacks (the copy callback 0 or 1, the delete
+/// callback 0: `extra_state` then serves nothing), without the panic boundary; `None` goes
+/// the whole way.
+///
+/// # Safety
+/// `keyval` is NULL or valid (the C caller's contract).
+#[inline(always)]
+unsafe fn create_keyval_fast(
+    kind: ObjectKind,
+    copy: usize,
+    delete: usize,
+    keyval: *mut c_int,
+) -> Option<c_int> {
+    if copy > 1 || delete != 0 || keyval.is_null() {
+        return None;
+    }
+    let created = current()?.create_keyval_fast(kind, Language::C, copy == 1)?;
+    // SAFETY: a non-null (checked) output argument, valid for writes.
+    unsafe { keyval.write(created.0) };
+    Some(abi::MPI_SUCCESS as c_int)
+}
+
+/// [`free_keyval`] of a keyval no attribute holds, without the panic boundary; `None` goes
+/// the whole way.
+///
+/// # Safety
+/// `keyval` is NULL or valid (the C caller's contract).
+#[inline(always)]
+unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut c_int) -> Option<c_int> {
+    if keyval.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null (checked) in-out argument, valid for reads and writes.
+    unsafe {
+        current()?.free_keyval_fast(kind, Keyval(keyval.read()))?;
+        keyval.write(abi::MPI_KEYVAL_INVALID as c_int);
+    }
+    Some(abi::MPI_SUCCESS as c_int)
+}
+
 #[inline(always)]
 fn set_attr<H: CHandle>(handle: H, keyval: c_int, value: *mut c_void) -> Result<()>
 where
@@ -208,11 +248,30 @@ pub(super) unsafe fn comm_create_keyval(
     unsafe { create_keyval(ObjectKind::Comm, copy, delete, comm_keyval, extra_state) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn comm_create_keyval_fast(
+    comm_copy_attr_fn: abi::MPI_Comm_copy_attr_function,
+    comm_delete_attr_fn: abi::MPI_Comm_delete_attr_function,
+    comm_keyval: *mut c_int,
+    _extra_state: *mut c_void,
+) -> Option<c_int> {
+    let copy = comm_copy_attr_fn.map_or(0, |f| f as usize);
+    let delete = comm_delete_attr_fn.map_or(0, |f| f as usize);
+    // SAFETY: this function's contract.
+    unsafe { create_keyval_fast(ObjectKind::Comm, copy, delete, comm_keyval) }
+}
+
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
 pub(super) unsafe fn comm_free_keyval(comm_keyval: KeyvalInOut) -> Result<()> {
     // SAFETY: this function's contract.
     unsafe { free_keyval(ObjectKind::Comm, comm_keyval.0) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn comm_free_keyval_fast(comm_keyval: KeyvalInOut) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -287,11 +346,30 @@ pub(super) unsafe fn type_create_keyval(
     unsafe { create_keyval(ObjectKind::Datatype, copy, delete, type_keyval, extra_state) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn type_create_keyval_fast(
+    type_copy_attr_fn: abi::MPI_Type_copy_attr_function,
+    type_delete_attr_fn: abi::MPI_Type_delete_attr_function,
+    type_keyval: *mut c_int,
+    _extra_state: *mut c_void,
+) -> Option<c_int> {
+    let copy = type_copy_attr_fn.map_or(0, |f| f as usize);
+    let delete = type_delete_attr_fn.map_or(0, |f| f as usize);
+    // SAFETY: this function's contract.
+    unsafe { create_keyval_fast(ObjectKind::Datatype, copy, delete, type_keyval) }
+}
+
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
 pub(super) unsafe fn type_free_keyval(type_keyval: KeyvalInOut) -> Result<()> {
     // SAFETY: this function's contract.
     unsafe { free_keyval(ObjectKind::Datatype, type_keyval.0) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn type_free_keyval_fast(type_keyval: KeyvalInOut) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -366,11 +444,30 @@ pub(super) unsafe fn win_create_keyval(
     unsafe { create_keyval(ObjectKind::Win, copy, delete, win_keyval, extra_state) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn win_create_keyval_fast(
+    win_copy_attr_fn: abi::MPI_Win_copy_attr_function,
+    win_delete_attr_fn: abi::MPI_Win_delete_attr_function,
+    win_keyval: *mut c_int,
+    _extra_state: *mut c_void,
+) -> Option<c_int> {
+    let copy = win_copy_attr_fn.map_or(0, |f| f as usize);
+    let delete = win_delete_attr_fn.map_or(0, |f| f as usize);
+    // SAFETY: this function's contract.
+    unsafe { create_keyval_fast(ObjectKind::Win, copy, delete, win_keyval) }
+}
+
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
 pub(super) unsafe fn win_free_keyval(win_keyval: KeyvalInOut) -> Result<()> {
     // SAFETY: this function's contract.
     unsafe { free_keyval(ObjectKind::Win, win_keyval.0) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn win_free_keyval_fast(win_keyval: KeyvalInOut) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval_fast(ObjectKind::Win, win_keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.
@@ -441,11 +538,30 @@ pub(super) unsafe fn keyval_create(
     unsafe { create_keyval(ObjectKind::Comm, copy, delete, keyval, extra_state) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn keyval_create_fast(
+    copy_fn: abi::MPI_Copy_function,
+    delete_fn: abi::MPI_Delete_function,
+    keyval: *mut c_int,
+    _extra_state: *mut c_void,
+) -> Option<c_int> {
+    let copy = copy_fn.map_or(0, |f| f as usize);
+    let delete = delete_fn.map_or(0, |f| f as usize);
+    // SAFETY: this function's contract.
+    unsafe { create_keyval_fast(ObjectKind::Comm, copy, delete, keyval) }
+}
+
 /// Frees a keyval (at once, or when its last attribute goes) and sets the variable to
 /// MPI_KEYVAL_INVALID.
 pub(super) unsafe fn keyval_free(keyval: KeyvalInOut) -> Result<()> {
     // SAFETY: this function's contract.
     unsafe { free_keyval(ObjectKind::Comm, keyval.0) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn keyval_free_fast(keyval: KeyvalInOut) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { free_keyval_fast(ObjectKind::Comm, keyval.0) }
 }
 
 /// Stores a C pointer; an existing value is deleted first.

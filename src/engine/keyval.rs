@@ -1,6 +1,5 @@
 //! Keyvals: numbers, callbacks, and the deferred free of attributes.md §4.
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
@@ -304,22 +303,116 @@ const SLOTS: usize = 1 << SLOT_BITS;
 /// slot, 1,023 generations).
 const REUSE_DELAY: usize = 1024;
 
+/// The generation after `generation`: 1 to `generations - 1`, then 1 again (a compare, not
+/// a division).
+#[inline(always)]
+fn next_generation(generation: u16, generations: u16) -> u16 {
+    let next = generation + 1;
+    if next >= generations {
+        1
+    } else {
+        next
+    }
+}
+
 #[derive(Debug, Default)]
 struct Slot {
     generation: u16,
     record: Option<Record>,
 }
 
+/// The free slots, oldest first: a ring buffer whose push and pop are inlined into the fast
+/// paths (`VecDeque`'s stay calls of their own).
+#[derive(Debug, Default)]
+struct FreeSlots {
+    /// Its length is the capacity; the free slots are the `len` from `head` on, wrapping.
+    ring: Vec<u32>,
+    head: usize,
+    len: usize,
+}
+
+impl FreeSlots {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether a push would have to grow the ring first.
+    #[inline(always)]
+    fn is_full(&self) -> bool {
+        self.len == self.ring.len()
+    }
+
+    /// The oldest free slot, taken off.
+    #[inline(always)]
+    fn pop_front(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        let slot = *self.ring.get(self.head)?;
+        self.head += 1;
+        if self.head == self.ring.len() {
+            self.head = 0;
+        }
+        self.len -= 1;
+        Some(slot)
+    }
+
+    /// Adds the newest free slot.
+    #[inline(always)]
+    fn push_back(&mut self, slot: u32) {
+        if self.is_full() {
+            self.grow();
+        }
+        self.push_within_capacity(slot);
+    }
+
+    /// Adds the newest free slot if the ring has room for it without growing; `false` (and
+    /// nothing done) if not.
+    #[inline(always)]
+    fn push_within_capacity(&mut self, slot: u32) -> bool {
+        let capacity = self.ring.len();
+        let mut at = self.head + self.len;
+        if at >= capacity {
+            at -= capacity;
+        }
+        match self.ring.get_mut(at) {
+            Some(place) if self.len < capacity => {
+                *place = slot;
+                self.len += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Doubles the ring (at least 64), its slots moved to the front in order.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let capacity = (2 * self.ring.len()).max(64);
+        let (wrapped, first) = self.ring.split_at(self.head);
+        let mut ring = Vec::with_capacity(capacity);
+        ring.extend(first.iter().chain(wrapped).take(self.len));
+        ring.resize(capacity, 0);
+        self.ring = ring;
+        self.head = 0;
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct Registry {
+    /// The first `used` have been handed out; the rest are made ahead (no record, no user,
+    /// not freed), so that taking a new slot is a count, not a push.
     slots: Vec<Slot>,
+    used: usize,
     /// Per slot: the attributes holding its keyval, plus operations under way that pinned
     /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
     users: Vec<u32>,
     /// Per slot: its keyval was freed (and lives on for its attributes). Apart from the
     /// records, so replacing a value needs no record.
     freed: Vec<bool>,
-    free: VecDeque<u32>,
+    free: FreeSlots,
     live: usize,
     /// Generations run from 1 to `generations - 1` ([`GENERATIONS`] unless
     /// [`Registry::keep_numbers_below`] lowered it).
@@ -333,9 +426,10 @@ impl Registry {
     pub(crate) fn empty() -> Registry {
         Registry {
             slots: Vec::new(),
+            used: 0,
             users: Vec::new(),
             freed: Vec::new(),
-            free: VecDeque::new(),
+            free: FreeSlots::default(),
             live: 0,
             generations: GENERATIONS,
             predefined: Vec::new(),
@@ -391,20 +485,82 @@ impl Registry {
     }
 
     pub(crate) fn create(&mut self, spec: KeyvalSpec) -> Result<Keyval> {
-        let slot = if self.free.len() > REUSE_DELAY || self.slots.len() == SLOTS {
-            self.free.pop_front().ok_or(Error::NoMemory)?
-        } else {
-            self.slots.push(Slot::default());
-            self.users.push(0);
-            self.freed.push(false);
-            (self.slots.len() - 1) as u32
+        let slot = match self.take_slot() {
+            Some(slot) => slot,
+            None => self.grow_or_reuse().ok_or(Error::NoMemory)?,
         };
-        self.freed[slot as usize] = false;
+        let generations = self.generations;
         let entry = &mut self.slots[slot as usize];
-        entry.generation = entry.generation % (self.generations - 1) + 1;
+        entry.generation = next_generation(entry.generation, generations);
         entry.record = Some(Record::new(spec, false));
         self.live += 1;
         Ok(Keyval(
+            i32::from(entry.generation) << SLOT_BITS | slot as i32,
+        ))
+    }
+
+    /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
+    /// too, else the next one made ahead; `None` if there is none of those either.
+    #[inline(always)]
+    fn take_slot(&mut self) -> Option<u32> {
+        if self.free.len() > REUSE_DELAY {
+            return self.free.pop_front();
+        }
+        if self.used < self.slots.len() {
+            self.used += 1;
+            return Some((self.used - 1) as u32);
+        }
+        None
+    }
+
+    /// Makes more slots ahead (twice as many, at least 64) and takes the first; at
+    /// [`SLOTS`], takes the oldest free one instead, if any.
+    #[cold]
+    #[inline(never)]
+    fn grow_or_reuse(&mut self) -> Option<u32> {
+        if self.used >= SLOTS {
+            return self.free.pop_front();
+        }
+        let len = (2 * self.slots.len()).clamp(64, SLOTS);
+        self.slots.resize_with(len, Slot::default);
+        self.users.resize(len, 0);
+        self.freed.resize(len, false);
+        self.take_slot()
+    }
+
+    /// [`Registry::create`] of a keyval without callbacks, for the fast paths: inlined,
+    /// without any call. `None` when more slots must be made first, which
+    /// [`Registry::create`] then does.
+    #[inline(always)]
+    pub(crate) fn create_plain(
+        &mut self,
+        kind: ObjectKind,
+        language: Language,
+        copy: Copying,
+    ) -> Option<Keyval> {
+        let slot = self.take_slot()?;
+        // A slot taken exists and has no record: one that did not would not belong in the
+        // free list, which it has now left.
+        let entry = self.slots.get_mut(slot as usize)?;
+        if entry.record.is_some() {
+            return None;
+        }
+        let copy = match copy {
+            Copying::Duplicate => CopyAction::Dup,
+            _ => CopyAction::Null,
+        };
+        let spec = KeyvalSpec {
+            kind,
+            language,
+            copy,
+            delete: DeleteAction::Null,
+        };
+        let none = entry.record.replace(Record::new(spec, false));
+        // It was `None` (checked above): forgetting it skips the drop glue's call.
+        std::mem::forget(none);
+        entry.generation = next_generation(entry.generation, self.generations);
+        self.live += 1;
+        Some(Keyval(
             i32::from(entry.generation) << SLOT_BITS | slot as i32,
         ))
     }
@@ -542,8 +698,40 @@ impl Registry {
     fn vacate(&mut self, keyval: Keyval) {
         let slot = (keyval.0 & SLOT_MASK) as u32;
         self.slots[slot as usize].record = None;
+        self.freed[slot as usize] = false;
         self.free.push_back(slot);
         self.live -= 1;
+    }
+
+    /// [`Registry::free`] of a live user keyval of `kind` without callbacks that no
+    /// attribute or operation holds, for the fast paths: inlined, without any call, it goes
+    /// now (its slot joins the free list where the list has room). `None` (and nothing done)
+    /// otherwise.
+    #[inline(always)]
+    pub(crate) fn free_plain(&mut self, keyval: Keyval, kind: ObjectKind) -> Option<()> {
+        let index = (keyval.0 & SLOT_MASK) as usize;
+        let slot = self.slots.get_mut(index)?;
+        let record = slot.record.as_ref()?;
+        // A slot with a record has a generation of at least 1, so this also refuses the
+        // predefined keyvals (generation 0) and negative numbers. Unheld, it is not marked
+        // freed either (a keyval is marked only while held, and unmarked when vacated).
+        if i32::from(slot.generation) != keyval.0 >> SLOT_BITS
+            || record.spec.kind != kind
+            || matches!(record.spec.copy, CopyAction::Call(_))
+            || matches!(record.spec.delete, DeleteAction::Call(_))
+            || !matches!(self.users.get(index), Some(0))
+        {
+            return None;
+        }
+        // The last check, which commits: the slot joins the list if the list has room.
+        if !self.free.push_within_capacity(index as u32) {
+            return None;
+        }
+        // No callback, so no `Arc` in it: forgetting it leaks nothing and skips the drop
+        // glue's call.
+        std::mem::forget(slot.record.take());
+        self.live -= 1;
+        Some(())
     }
 
     /// MPI_*_free_keyval: the keyval goes now, or when its last attribute does.
@@ -583,7 +771,7 @@ mod tests {
             registry.free(keyval, ObjectKind::Comm).unwrap();
             assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
         }
-        assert!(registry.slots.len() <= REUSE_DELAY + 2);
+        assert!(registry.used <= REUSE_DELAY + 2);
     }
 
     #[test]
@@ -621,5 +809,142 @@ mod tests {
         let live = registry.create(spec()).unwrap();
         assert!(registry.lookup(first, ObjectKind::Comm).is_err());
         assert!(registry.lookup(live, ObjectKind::Comm).is_ok());
+    }
+
+    /// The fast paths' create and free against the full ones: the same numbers in the same
+    /// order (oldest free slot first, next generation), whichever way each call went.
+    #[test]
+    fn plain_create_and_free_give_what_create_and_free_give() {
+        let mut full = Registry::new();
+        let mut plain = Registry::new();
+        let mut live_full = std::collections::VecDeque::new();
+        let mut live_plain = std::collections::VecDeque::new();
+        let mut went_plain = (0, 0);
+        // A pattern of bursts: up to 40 keyvals live, over enough creates that slots are
+        // reused through several generations.
+        for step in 0..200_000u32 {
+            let create = step % 7 != 3 && (live_full.len() < 40 || step % 2 == 0);
+            if create || live_full.is_empty() {
+                let keyval = full.create(spec()).unwrap();
+                let fast = plain.create_plain(ObjectKind::Comm, Language::C, Copying::Drop);
+                went_plain.0 += usize::from(fast.is_some());
+                let other = fast.unwrap_or_else(|| plain.create(spec()).unwrap());
+                assert_eq!(keyval, other, "step {step}");
+                live_full.push_back(keyval);
+                live_plain.push_back(other);
+            } else {
+                // Free the oldest or the newest, by turns.
+                let (a, b) = if step % 3 == 0 {
+                    (live_full.pop_front(), live_plain.pop_front())
+                } else {
+                    (live_full.pop_back(), live_plain.pop_back())
+                };
+                let (a, b) = (a.unwrap(), b.unwrap());
+                full.free(a, ObjectKind::Comm).unwrap();
+                if plain.free_plain(b, ObjectKind::Comm).is_some() {
+                    went_plain.1 += 1;
+                } else {
+                    plain.free(b, ObjectKind::Comm).unwrap();
+                }
+                assert!(plain.lookup(b, ObjectKind::Comm).is_err());
+                assert!(plain.free_plain(b, ObjectKind::Comm).is_none());
+            }
+            assert_eq!(full.len(), plain.len());
+        }
+        assert!(
+            went_plain.0 > 90_000 && went_plain.1 > 90_000,
+            "{went_plain:?}"
+        );
+        assert_eq!(full.free.len(), plain.free.len());
+    }
+
+    /// The fast free takes only a live, unheld keyval of its kind without callbacks, and
+    /// leaves everything as it was when it refuses.
+    #[test]
+    fn plain_free_refuses_what_the_full_free_must_handle() {
+        let mut registry = Registry::new();
+        // Enough freed slots that two creates reuse one.
+        let kept: Vec<Keyval> = (0..REUSE_DELAY + 2)
+            .map(|_| registry.create(spec()).unwrap())
+            .collect();
+        for keyval in kept {
+            registry.free(keyval, ObjectKind::Comm).unwrap();
+        }
+        let callback: Arc<dyn DeleteCallback> =
+            Arc::new(|_: &Universe, _: AnyObject, _: Keyval, _: Word| Ok(()));
+        let with_callback = registry
+            .create(KeyvalSpec {
+                delete: DeleteAction::Call(callback),
+                ..spec()
+            })
+            .unwrap();
+        let plain = registry
+            .create_plain(ObjectKind::Comm, Language::C, Copying::Duplicate)
+            .expect("a slot is due for reuse");
+        assert!(matches!(
+            registry.record(plain).unwrap().spec.copy,
+            CopyAction::Dup
+        ));
+        let stale = Keyval(plain.0 ^ 1 << SLOT_BITS);
+        let (len, free) = (registry.len(), registry.free.len());
+        for (keyval, kind) in [
+            (plain, ObjectKind::Datatype),
+            (plain, ObjectKind::Win),
+            (stale, ObjectKind::Comm),
+            (Keyval::TAG_UB, ObjectKind::Comm),
+            (Keyval::WIN_BASE, ObjectKind::Win),
+            (Keyval::INVALID, ObjectKind::Comm),
+            (Keyval(-1), ObjectKind::Comm),
+            (Keyval(i32::MIN | plain.0), ObjectKind::Comm),
+            (with_callback, ObjectKind::Comm),
+        ] {
+            assert_eq!(
+                registry.free_plain(keyval, kind),
+                None,
+                "{keyval:?} {kind:?}"
+            );
+            assert_eq!((registry.len(), registry.free.len()), (len, free));
+        }
+        // Held, it is only marked freed, by the full free.
+        registry.acquire(plain);
+        assert_eq!(registry.free_plain(plain, ObjectKind::Comm), None);
+        registry.free(plain, ObjectKind::Comm).unwrap();
+        assert!(registry.held_is_freed(plain));
+        assert_eq!(registry.free_plain(plain, ObjectKind::Comm), None);
+        registry.release(plain);
+        assert!(registry.lookup(plain, ObjectKind::Comm).is_err());
+        assert!(
+            !registry.held_is_freed(plain),
+            "a vacated slot is not marked freed"
+        );
+        registry.free(with_callback, ObjectKind::Comm).unwrap();
+        assert_eq!(registry.len(), len - 2);
+    }
+
+    #[test]
+    fn free_slots_keep_their_order_across_wraps_and_growth() {
+        let mut free = FreeSlots::default();
+        assert_eq!(free.pop_front(), None);
+        assert!(
+            !free.push_within_capacity(7),
+            "no room before the first growth"
+        );
+        let mut model = std::collections::VecDeque::new();
+        let mut next = 0u32;
+        for round in 0..50 {
+            for _ in 0..(round * 13) % 97 + 1 {
+                free.push_back(next);
+                model.push_back(next);
+                next += 1;
+            }
+            for _ in 0..(round * 7) % 89 {
+                assert_eq!(free.pop_front(), model.pop_front());
+            }
+            assert_eq!(free.len(), model.len());
+        }
+        while let Some(slot) = model.pop_front() {
+            assert_eq!(free.pop_front(), Some(slot));
+        }
+        assert_eq!(free.pop_front(), None);
     }
 }

@@ -1190,6 +1190,40 @@ impl Universe {
         state.keyvals.create(spec)
     }
 
+    /// [`Universe::create_keyval`] of a keyval without callbacks (copy `MPI_*_NULL_COPY_FN`,
+    /// or `MPI_*_DUP_FN` if `dup`; delete `MPI_*_NULL_DELETE_FN`), for the C shell: under
+    /// ThreadLevel::Single, on the owning thread, without any call in the common case.
+    /// `None` for every other case (errors included), which the full operation then handles.
+    /// (A call left half-done by a callback that never returned is recovered by the next
+    /// call that takes the lock: a new keyval changes nothing of it.)
+    #[inline(always)]
+    pub(crate) fn create_keyval_fast(
+        &self,
+        kind: ObjectKind,
+        language: Language,
+        dup: bool,
+    ) -> Option<Keyval> {
+        let mut state = self.state.try_single()?;
+        if state.finalized {
+            return None;
+        }
+        let copy = if dup {
+            Copying::Duplicate
+        } else {
+            Copying::Drop
+        };
+        state.keyvals.create_plain(kind, language, copy)
+    }
+
+    /// [`Universe::free_keyval`] of a keyval without callbacks that no attribute holds (it
+    /// goes at once), for the C shell, in the case [`Universe::create_keyval_fast`] takes;
+    /// `None` otherwise. (A half-done call that pinned the keyval holds it, so that case
+    /// goes the whole way, which recovers the call first.)
+    #[inline(always)]
+    pub(crate) fn free_keyval_fast(&self, kind: ObjectKind, keyval: Keyval) -> Option<()> {
+        self.state.try_single()?.keyvals.free_plain(keyval, kind)
+    }
+
     /// The calling thread ends: a callback it ran that never returned (it `longjmp`ed out)
     /// is gone, and its call ends as [`State::recover_callbacks`] ends it, instead of waiting
     /// for a later call of the thread that will never come. (The C and Fortran shells call

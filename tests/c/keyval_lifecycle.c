@@ -335,6 +335,58 @@ int main(int argc, char **argv)
         free(live);
     }
 
+    /* Thousands of slots are free now, so every create reuses one (the fast paths of create
+       and free): the same checks, kinds and deferred frees. */
+    {
+        void *v = NULL;
+        int flag = -1;
+        int k = MPI_KEYVAL_INVALID, kd = MPI_KEYVAL_INVALID, kt2 = MPI_KEYVAL_INVALID;
+        REQUIRE_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, NULL));
+        REQUIRE_OK(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &kd, NULL));
+        REQUIRE_OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &kt2, NULL));
+        for (int s = 0; s < nstale; s++)
+            CHECK(k != stale[s] && kd != stale[s] && kt2 != stale[s]);
+        CHECK(k != kd && kd != kt2 && k != kt2);
+        CHECK_RC(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL),
+                 MPI_ERR_ARG);
+        CHECK_RC(MPI_Comm_free_keyval(NULL), MPI_ERR_ARG);
+        int saved = k;
+        CHECK_RC(MPI_Type_free_keyval(&k), MPI_ERR_KEYVAL);
+        CHECK_RC(MPI_Win_free_keyval(&k), MPI_ERR_KEYVAL);
+        CHECK_EQ_INT(k, saved);
+        int other = kt2;
+        CHECK_RC(MPI_Comm_free_keyval(&other), MPI_ERR_KEYVAL);
+        CHECK_EQ_INT(other, kt2);
+        int tag_ub = MPI_TAG_UB;
+        CHECK_RC(MPI_Comm_free_keyval(&tag_ub), MPI_ERR_KEYVAL);
+        CHECK_EQ_INT(tag_ub, MPI_TAG_UB);
+        /* MPI_DUP_FN copies; a held keyval's free is deferred */
+        CHECK_OK(MPI_Comm_set_attr(a, kd, IPTR(31)));
+        MPI_Comm d;
+        CHECK_OK(MPI_Comm_dup(a, &d));
+        CHECK_OK(MPI_Comm_get_attr(d, kd, &v, &flag));
+        CHECK_EQ_INT(flag, 1);
+        CHECK_EQ_INT(PTRI(v), 31);
+        int kd_saved = kd;
+        CHECK_OK(MPI_Keyval_free(&kd));
+        CHECK_EQ_INT(kd, MPI_KEYVAL_INVALID);
+        CHECK_OK(MPI_Comm_get_attr(a, kd_saved, &v, &flag));
+        CHECK_EQ_INT(flag, 1);
+        CHECK_RC(MPI_Comm_set_attr(c, kd_saved, IPTR(32)), MPI_ERR_KEYVAL);
+        CHECK_OK(MPI_Comm_free(&d));
+        CHECK_OK(MPI_Comm_delete_attr(a, kd_saved));
+        CHECK_RC(MPI_Comm_get_attr(a, kd_saved, &v, &flag), MPI_ERR_KEYVAL);
+        /* freed and gone at once: a second free fails and leaves the variable */
+        CHECK_OK(MPI_Comm_free_keyval(&k));
+        CHECK_EQ_INT(k, MPI_KEYVAL_INVALID);
+        k = saved;
+        CHECK_RC(MPI_Comm_free_keyval(&k), MPI_ERR_KEYVAL);
+        CHECK_EQ_INT(k, saved);
+        CHECK_RC(MPI_Comm_get_attr(a, saved, &v, &flag), MPI_ERR_KEYVAL);
+        CHECK_OK(MPI_Type_free_keyval(&kt2));
+        CHECK_EQ_INT(kt2, MPI_KEYVAL_INVALID);
+    }
+
     CHECK_OK(MPI_Win_free(&w2));
     CHECK_OK(MPI_Comm_free(&a));
     CHECK_OK(MPI_Comm_free(&c));
