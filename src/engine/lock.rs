@@ -358,51 +358,19 @@ impl<T> StateLock<T> {
     /// [`StateLock::peek_single`] of a function and its arguments instead of a closure: a
     /// function marked `#[inline(always)]` is then inlined into the caller wherever it is
     /// used (a closure is a function of its own, which LLVM may leave out of line).
-    /// In MPI_THREAD_MULTIPLE it reads as a reader of [`StateLock::read`] without waiting:
-    /// `None` while a writer is in.
     #[inline(always)]
-    pub(crate) fn peek_with<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
-        let gate = self.gate.load(Ordering::Relaxed);
-        if gate != current_thread() {
-            return if gate == 0 {
-                self.peek_shared(f, arguments)
-            } else {
-                None
-            };
+    pub(crate) fn peek_single_with<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
+        if self.gate.load(Ordering::Relaxed) != current_thread() {
+            return None;
         }
         // SAFETY: as in peek_single: `f` gets the state and `arguments`, none of which reach
         // the lock, so no guard is taken while this shared borrow lives.
         Some(f(unsafe { &*self.data.get() }, arguments))
     }
 
-    /// [`StateLock::peek_with`] in MPI_THREAD_MULTIPLE.
-    #[inline(always)]
-    fn peek_shared<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
-        let shared = self.shared.as_ref()?;
-        let counter = shared.counter();
-        counter.fetch_add(1, Ordering::SeqCst);
-        if shared.writing.load(Ordering::SeqCst) {
-            counter.fetch_sub(1, Ordering::Release);
-            return None;
-        }
-        if shared.annotate {
-            shared.acquired(false);
-        }
-        // SAFETY: counted as a reader with no writer in (the handshake of `read`: a writer
-        // raises `writing` and then waits for every counter to be zero), so only shared
-        // borrows exist while this one lives; `f` cannot reach the lock.
-        let result = f(unsafe { &*self.data.get() }, arguments);
-        if shared.annotate {
-            shared.released(false);
-        }
-        counter.fetch_sub(1, Ordering::Release);
-        Some(result)
-    }
-
-    /// [`StateLock::peek_with`] in MPI_THREAD_SINGLE, with exclusive access, for fast paths
-    /// that write but call nothing: `f` gets the state and `arguments`, none of which reach
-    /// the lock or run user code, so the gate need not be marked held while it runs (and is
-    /// not).
+    /// [`StateLock::peek_single_with`] with exclusive access, for fast paths that write but
+    /// call nothing: `f` gets the state and `arguments`, none of which reach the lock or run
+    /// user code, so the gate need not be marked held while it runs (and is not).
     #[inline(always)]
     pub(crate) fn poke_single_with<A, R>(&self, f: fn(&mut T, A) -> R, arguments: A) -> Option<R> {
         if self.gate.load(Ordering::Relaxed) != current_thread() {

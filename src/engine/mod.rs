@@ -1348,10 +1348,9 @@ impl Universe {
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
-        // A read: a look that does not mark the gate held (nothing in it can re-enter), or
-        // under MPI_THREAD_MULTIPLE, one as a counted reader that does not wait.
+        // A read: a look that does not mark the gate held (nothing in it can re-enter).
         self.state
-            .peek_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
+            .peek_single_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
     }
 
     #[inline(always)]
@@ -1374,7 +1373,7 @@ impl Universe {
         view: Language,
     ) -> Option<Option<Word>> {
         self.state
-            .peek_with(Self::get_in_index, (O::KIND, index, accept, keyval, view))?
+            .peek_single_with(Self::get_in_index, (O::KIND, index, accept, keyval, view))?
     }
 
     #[inline(always)]

@@ -695,42 +695,6 @@ fn nothing_is_made_after_finalize() {
 }
 
 #[test]
-fn fast_get_under_thread_multiple_reads_as_a_counted_reader() {
-    // MPI_THREAD_MULTIPLE: the get's fast path reads from any thread without waiting, and
-    // steps back (to the full call, which waits) while a writer is in.
-    let u = Universe::new(ThreadLevel::Multiple);
-    let kv = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
-    let unset = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
-    let comm = u.comm_dup(Comm::WORLD).unwrap();
-    u.set_attr(comm, kv, Language::C, 0x40).unwrap();
-    assert_eq!(u.get_attr_fast(comm, kv, Language::C), Some(Some(0x40)));
-    assert_eq!(u.get_attr_fast(comm, unset, Language::C), Some(None));
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                for _ in 0..1000 {
-                    assert_eq!(u.get_attr_fast(comm, kv, Language::C), Some(Some(0x40)));
-                }
-            });
-        }
-    });
-    {
-        let _writer = u.lock().unwrap();
-        assert_eq!(
-            u.get_attr_fast(comm, kv, Language::C),
-            None,
-            "a writer is in"
-        );
-    }
-    assert_eq!(u.get_attr_fast(comm, kv, Language::C), Some(Some(0x40)));
-    assert_eq!(
-        u.set_attr_fast(comm, kv, Language::C, 1),
-        None,
-        "writes take the full call"
-    );
-}
-
-#[test]
 fn fast_delete_and_set_keep_counts_and_deferred_frees() {
     // The single-threaded fast paths the C shells try first: an object's only value deleted
     // and set again, over and over, then its keyval freed while the value lives.
