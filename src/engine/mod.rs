@@ -977,10 +977,20 @@ impl State {
             table.discard(id);
             return;
         }
-        if let Some(mut object) = self.table_mut(kind).remove(id) {
-            self.release_all(kind, id, &object.attrs);
-            object.attrs.recycle(&mut self.spare);
+        if let Some(object) = table.get_mut(id) {
+            // Its attributes out (an empty set in their place), released and recycled; the
+            // object then dropped where it lies too, not moved out of the table first.
+            let attrs = std::mem::take(&mut object.attrs);
+            self.release_and_recycle(kind, id, attrs);
+            self.table_mut(kind).discard(id);
         }
+    }
+
+    /// The attribute half of [`State::discard`], out of its line.
+    #[inline(never)]
+    fn release_and_recycle(&mut self, kind: ObjectKind, id: Id, mut attrs: AttrSet) {
+        self.release_all(kind, id, &attrs);
+        attrs.recycle(&mut self.spare);
     }
 
     /// Releases what every entry of an object's set that is gone kept: cells and keyvals.
