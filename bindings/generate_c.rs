@@ -902,7 +902,7 @@ fn entry_point(
                     };
                     writeln!(
                         decode,
-                        "                // SAFETY: an MPI {} argument: NULL or valid{note}.\n                let mut {p} = unsafe {{ crate::ffi::Out::new({pointer}, \"{p}\") }}?;",
+                        "            // SAFETY: an MPI {} argument: NULL or valid{note}.\n            let mut {p} = unsafe {{ crate::ffi::Out::new({pointer}, \"{p}\") }}?;",
                         param.direction
                     )
                     .unwrap();
@@ -925,40 +925,58 @@ fn entry_point(
         write!(
             out,
             r#"
+/// `{name}` whole: argument checks, the engine, the error handler. `extern "C"` (it
+/// catches every panic), so that no unwinding path stops the entry points from jumping to it
+/// as their last step.
+///
+/// # Safety
+/// As for `{pmpi}`.
+#[inline(never)]
+#[allow(clippy::too_many_arguments, non_snake_case)]
+unsafe extern "C" fn whole_{name}({typed}) -> std::ffi::c_int {{
+    crate::ffi::call(
+        "{name}",
+        move || {target},
+        move |line: &mut String| {{
+            let args: &[(&str, &dyn crate::ffi::Arg)] = &[{describe}];
+            crate::ffi::args::describe_all(line, args);
+        }},
+        || -> crate::engine::Result<()> {{
+{decode}            {body_call}
+        }},
+    )
+}}
+
+/// The body of `{name}` and `{pmpi}`, inlined into each (so that neither reaches the other
+/// through the symbol table).
+///
+/// # Safety
+/// As for `{pmpi}`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, non_snake_case)]
+unsafe fn entry_{name}({typed}) -> std::ffi::c_int {{
+{fast}    // SAFETY: the same contract as this function's.
+    unsafe {{ whole_{name}({names}) }}
+}}
+
 {doc}///
 /// # Safety
 /// Every pointer argument is NULL or valid for the accesses the MPI standard describes.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)] // the standard's argument list
 pub unsafe extern "C" fn {pmpi}({typed}) -> std::ffi::c_int {{
-    /// The function whole: argument checks, the engine, the error handler.
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn whole({typed}) -> std::ffi::c_int {{
-        crate::ffi::call(
-            "{name}",
-            move || {target},
-            move |line: &mut String| {{
-                let args: &[(&str, &dyn crate::ffi::Arg)] = &[{describe}];
-                crate::ffi::args::describe_all(line, args);
-            }},
-            || -> crate::engine::Result<()> {{
-{decode}                {body_call}
-            }},
-        )
-    }}
-{fast}    // SAFETY: the same contract as this function's.
-    unsafe {{ whole({names}) }}
+    // SAFETY: the same contract as this function's.
+    unsafe {{ entry_{name}({names}) }}
 }}
 
 {doc}///
 /// # Safety
-/// As for the `PMPI_` entry point it forwards to.
+/// As for the `PMPI_` entry point (the same body).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn {name}({typed}) -> std::ffi::c_int {{
     // SAFETY: the same contract as the PMPI_ function, which the caller upholds.
-    unsafe {{ {pmpi}({names}) }}
+    unsafe {{ entry_{name}({names}) }}
 }}
 "#,
             typed = typed.join(", "),
@@ -969,7 +987,7 @@ pub unsafe extern "C" fn {name}({typed}) -> std::ffi::c_int {{
                 .join(", "),
             body_call = if is_unsafe(source, &body) {
                 format!(
-                    "// SAFETY: the body's contract is this function's.\n                unsafe {{ {chapter}::{body}({}) }}",
+                    "// SAFETY: the body's contract is this function's.\n            unsafe {{ {chapter}::{body}({}) }}",
                     call_args.join(", ")
                 )
             } else {

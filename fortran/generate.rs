@@ -383,41 +383,57 @@ pub extern \"C\" fn {lower}_() -> f64 {{
     };
     writeln!(
         out,
-        "/// `{signature}`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`).
+        "/// `{name}` whole: argument checks, the engine, the error handler, IERROR. `extern
+/// \"C\"` (it catches every panic), so that the entry points jump to it as their last step.
+///
+/// # Safety
+/// As for `p{lower}_`.
+#[inline(never)]
+unsafe extern \"C\" fn whole_{lower}({params}) {{
+    // SAFETY: each argument helper needs what this function's contract guarantees.
+    unsafe {{
+        finish(
+            ierror,
+            ffi::call(
+                \"{name}\",
+                move || {target},
+                move |line| describe_all(line, &[{described}]),
+                {body},
+            ),
+        )
+    }}
+}}
+
+/// The body of `p{lower}_` and `{lower}_`, inlined into each (so that neither reaches the
+/// other through the symbol table).
+///
+/// # Safety
+/// As for `p{lower}_`.
+#[inline(always)]
+unsafe fn entry_{lower}({params}) {{
+{fast}    // SAFETY: the same contract as this function's.
+    unsafe {{ whole_{lower}({forwarded}) }}
+}}
+
+/// `{signature}`, for Fortran (mpif.h, `use mpi`, `use mpi_f08`).
 ///
 /// # Safety
 /// Fortran's convention: every argument is a reference valid for the accesses the routine
 /// makes (strings for their hidden lengths); `ierror` may be NULL (an absent OPTIONAL).
 #[no_mangle]
 pub unsafe extern \"C\" fn p{lower}_({params}) {{
-    /// The routine whole: argument checks, the engine, the error handler, IERROR.
-    #[inline(never)]
-    unsafe fn whole({params}) {{
-        // SAFETY: each argument helper needs what this function's contract guarantees.
-        unsafe {{
-            finish(
-                ierror,
-                ffi::call(
-                    \"{name}\",
-                    move || {target},
-                    move |line| describe_all(line, &[{described}]),
-                    {body},
-                ),
-            )
-        }}
-    }}
-{fast}    // SAFETY: the same contract as this function's.
-    unsafe {{ whole({forwarded}) }}
+    // SAFETY: the same contract as this function's.
+    unsafe {{ entry_{lower}({forwarded}) }}
 }}
 
-/// `{signature}`: forwards to `p{lower}_`, so a profiling library can interpose it.
+/// `{signature}`: the same body as `p{lower}_` (a profiling library can interpose it).
 ///
 /// # Safety
 /// As for `p{lower}_`.
 #[no_mangle]
 pub unsafe extern \"C\" fn {lower}_({params}) {{
     // SAFETY: the same contract as `p{lower}_`, which the caller upholds.
-    unsafe {{ p{lower}_({forwarded}) }}
+    unsafe {{ entry_{lower}({forwarded}) }}
 }}
 ",
         name = routine.name,

@@ -424,10 +424,13 @@ impl AttrSet {
         self.next_seq = 0;
     }
 
-    /// Replaces the value of a present keyval in place; the new value is the newest.
+    /// Replaces the value of a present keyval in place; the new value is the newest. Returns
+    /// the entry replaced.
     pub(crate) fn replace(&mut self, keyval: Keyval, tag: Language, word: usize) -> Entry {
         let slot = self.slot_of(keyval).expect("replace of a present keyval");
-        self.replace_at(slot, tag, word)
+        let old = self.at(slot);
+        self.replace_at(slot, tag, word);
+        old
     }
 
     /// The slot holding `keyval`, for [`AttrSet::replace_at`].
@@ -445,27 +448,27 @@ impl AttrSet {
         self.slots.get(slot).copied().unwrap_or_default()
     }
 
-    /// Replaces the value in a slot [`AttrSet::slot_of`] gave; it becomes the newest.
+    /// Replaces the value in a slot [`AttrSet::slot_of`] gave; it becomes the newest. It
+    /// returns nothing (the caller read the entry with [`AttrSet::at`] if it needs it), so
+    /// that a fast path keeps no entry in memory.
     #[inline(always)]
-    pub(crate) fn replace_at(&mut self, slot: usize, tag: Language, word: usize) -> Entry {
+    pub(crate) fn replace_at(&mut self, slot: usize, tag: Language, word: usize) {
         if self.next_seq == SEQ_LIMIT {
             return self.replace_renumbered(slot, tag, word);
         }
         let Some(entry) = self.slots.get_mut(slot) else {
-            return Entry::default();
+            return;
         };
         let seq = self.next_seq;
         self.next_seq += 1;
-        let old = *entry;
-        entry.meta = tag.bits() | (old.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
+        entry.meta = tag.bits() | (entry.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
         entry.word = word;
-        old
     }
 
     /// [`AttrSet::replace_at`] when the sequence numbers ran out: renumbered first.
     #[cold]
     #[inline(never)]
-    fn replace_renumbered(&mut self, slot: usize, tag: Language, word: usize) -> Entry {
+    fn replace_renumbered(&mut self, slot: usize, tag: Language, word: usize) {
         self.renumber();
         self.replace_at(slot, tag, word)
     }
