@@ -27,6 +27,8 @@ const COPY_SHIFT: u32 = 3;
 const COPY_BITS: u32 = 0b11 << COPY_SHIFT;
 const DELETE_CALLBACK: u32 = 0b10_0000;
 const ACTION_BITS: u32 = COPY_BITS | DELETE_CALLBACK;
+/// The action bits saying a user callback runs: a copy callback's, a delete callback's.
+const CALLBACK_BITS: u32 = (Copying::Callback as u32) << COPY_SHIFT | DELETE_CALLBACK;
 const CELL: u32 = 0b100_0000;
 const SEQ_SHIFT: u32 = 7;
 /// Sequence numbers stay below this; reaching it renumbers the set.
@@ -116,6 +118,12 @@ impl Entry {
         self.meta & DELETE_CALLBACK != 0
     }
 
+    /// Whether a copy or a delete of it runs a user callback.
+    #[cfg(test)]
+    fn has_callback(&self) -> bool {
+        self.meta & CALLBACK_BITS != 0
+    }
+
     fn seq(&self) -> u32 {
         self.meta >> SEQ_SHIFT
     }
@@ -180,33 +188,10 @@ pub(crate) struct AttrSet {
     slots: Box<[Entry]>,
     len: u32,
     next_seq: u32,
-}
-
-/// Copies `from` into `to` (of the same length). Small sets, the common case, are copied as
-/// fixed-size arrays, in registers, where a slice copy would call memcpy.
-#[inline(always)]
-fn copy_entries(to: &mut [Entry], from: &[Entry]) {
-    fn fixed<const N: usize>(to: &mut [Entry], from: &[Entry]) -> bool {
-        match (
-            <&mut [Entry; N]>::try_from(to),
-            <&[Entry; N]>::try_from(from),
-        ) {
-            (Ok(to), Ok(from)) => {
-                *to = *from;
-                true
-            }
-            _ => false,
-        }
-    }
-    let done = match from.len() {
-        1 => fixed::<1>(to, from),
-        2 => fixed::<2>(to, from),
-        4 => fixed::<4>(to, from),
-        _ => false,
-    };
-    if !done {
-        to.copy_from_slice(from);
-    }
+    /// The callback bits of every entry set since the set was last empty: without any, a
+    /// copy or free of the object knows without a pass over the slots that no callback is
+    /// due. (Kept, not counted: a removal leaves them, an emptied set clears them.)
+    callbacks: u32,
 }
 
 fn home(keyval: Keyval, capacity: usize) -> usize {
@@ -321,6 +306,7 @@ impl AttrSet {
                     meta: tag.bits() | actions.bits() | (self.next_seq << SEQ_SHIFT),
                     word,
                 };
+                self.callbacks |= slot.meta & CALLBACK_BITS;
                 self.next_seq += 1;
                 self.len += 1;
                 return;
@@ -353,6 +339,7 @@ impl AttrSet {
             }
             self.slots = slots;
             self.len = 1;
+            self.callbacks = entry.meta & CALLBACK_BITS;
             return;
         }
         let needed = self.len as usize + 1;
@@ -371,6 +358,7 @@ impl AttrSet {
         }
         self.place(entry);
         self.len += 1;
+        self.callbacks |= entry.meta & CALLBACK_BITS;
     }
 
     /// Puts an entry into a free slot (there is one).
@@ -398,18 +386,31 @@ impl AttrSet {
         spare.give(old);
     }
 
-    /// A copy of the set, in a slice from `spare` when it has one.
+    /// A copy of the set, in a slice from `spare` when it has one, each present entry as
+    /// `adjust` leaves it. One pass of entry-by-entry copies (which the compiler cannot turn
+    /// into a call of memcpy, as it does a copy of the slice, even of a fixed size).
     #[inline(always)]
-    pub(crate) fn duplicate(&self, spare: &mut Spare) -> AttrSet {
+    pub(crate) fn duplicate(
+        &self,
+        spare: &mut Spare,
+        mut adjust: impl FnMut(&mut Entry),
+    ) -> AttrSet {
         if self.len == 0 {
             return AttrSet::default();
         }
         let mut slots = spare.take(self.slots.len());
-        copy_entries(&mut slots, &self.slots);
+        for (to, from) in slots.iter_mut().zip(self.slots.iter()) {
+            let mut entry = *from;
+            if !entry.is_empty() {
+                adjust(&mut entry);
+            }
+            *to = entry;
+        }
         AttrSet {
             slots,
             len: self.len,
             next_seq: self.next_seq,
+            callbacks: self.callbacks,
         }
     }
 
@@ -421,6 +422,7 @@ impl AttrSet {
         }
         spare.give(std::mem::take(&mut self.slots));
         self.len = 0;
+        self.callbacks = 0;
         self.next_seq = 0;
     }
 
@@ -494,6 +496,7 @@ impl AttrSet {
             // A small slice stays, empty, for the next value (delete then set is common): at
             // most SMALL slots, as the object had.
             self.next_seq = 0;
+            self.callbacks = 0;
         }
         Some(entry)
     }
@@ -533,14 +536,16 @@ impl AttrSet {
         Some(entry)
     }
 
+    /// Whether any entry may have a copy or delete callback (`false`: none has; `true`: one
+    /// has, or had since the set was last empty).
+    #[inline(always)]
+    pub(crate) fn may_have_callbacks(&self) -> bool {
+        self.callbacks != 0
+    }
+
     /// The entries, in no particular order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.slots.iter().filter(|e| !e.is_empty())
-    }
-
-    /// The entries, mutably, in no particular order.
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
-        self.slots.iter_mut().filter(|e| !e.is_empty())
     }
 
     /// Keyvals in the order their values were set, oldest first.
@@ -720,5 +725,86 @@ mod tests {
         for (k, v) in model {
             assert_eq!(word(&set, k), Some(v));
         }
+    }
+
+    /// The callback bits never miss an entry with a callback, through every insert, replace,
+    /// remove, growth, shrink to nothing and copy, and clear when the set empties (keyval
+    /// k's actions depend on k % 4, as a keyval's do).
+    #[test]
+    fn the_callback_bits_never_miss_an_entry() {
+        let actions = |k: i32| match k % 4 {
+            0 => PLAIN,
+            1 => Actions {
+                copy: Copying::Callback,
+                delete_callback: false,
+            },
+            2 => Actions {
+                copy: Copying::Drop,
+                delete_callback: true,
+            },
+            _ => Actions {
+                copy: Copying::Callback,
+                delete_callback: true,
+            },
+        };
+        let counted = |set: &AttrSet| set.iter().filter(|e| e.has_callback()).count() as u32;
+        let mut spare = Spare::default();
+        let mut set = AttrSet::default();
+        // Each way in: the first value, a small set's free slot, a hashed set.
+        set.insert(Keyval(1), actions(1), Language::C, 0, &mut spare);
+        assert!(set.may_have_callbacks());
+        set.remove(Keyval(1), &mut spare);
+        for k in 1..=10 {
+            set.insert(Keyval(4 * k), PLAIN, Language::C, 0, &mut spare);
+            assert!(!set.may_have_callbacks());
+        }
+        set.insert(Keyval(2), actions(2), Language::C, 0, &mut spare);
+        assert!(set.may_have_callbacks());
+        for k in [2, 4, 8, 12, 16, 20, 24, 28, 32] {
+            set.remove(Keyval(k), &mut spare);
+        }
+        set.insert(Keyval(3), actions(3), Language::C, 0, &mut spare);
+        assert!(set.may_have_callbacks());
+        for k in [3, 36, 40] {
+            set.remove(Keyval(k), &mut spare);
+        }
+        assert!(!set.may_have_callbacks());
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for step in 0..40_000usize {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // A hashed set, then (emptied) a small one, and again.
+            let range = if (step / 5000) % 2 == 0 { 40 } else { 3 };
+            if step % 5000 == 0 {
+                for k in 1..=40 {
+                    if let Some(slot) = set.slot_of(Keyval(k)) {
+                        set.remove_at(slot, &mut spare);
+                    }
+                }
+                assert_eq!((set.len(), set.callbacks), (0, 0));
+            }
+            let k = (x % range) as i32 + 1;
+            match set.slot_of(Keyval(k)) {
+                Some(slot) if x % 3 == 0 => set.replace_at(slot, Language::C, step),
+                Some(slot) => {
+                    assert!(set.remove_at(slot, &mut spare).is_some());
+                }
+                None => set.insert(Keyval(k), actions(k), Language::C, step, &mut spare),
+            }
+            assert!(
+                set.may_have_callbacks() || counted(&set) == 0,
+                "step {step}"
+            );
+            if set.len() == 0 {
+                assert!(!set.may_have_callbacks(), "step {step}");
+            }
+            if step % 1000 == 0 {
+                let copy = set.duplicate(&mut spare, |_| {});
+                assert_eq!(copy.may_have_callbacks(), set.may_have_callbacks());
+            }
+        }
+        set.recycle(&mut spare);
+        assert!(!set.may_have_callbacks());
     }
 }

@@ -1003,11 +1003,8 @@ impl State {
 
     /// Whether deleting the object's attributes runs any user callback.
     fn has_delete_callbacks(&self, kind: ObjectKind, id: Id) -> Result<bool> {
-        Ok(self
-            .object(kind, id)?
-            .attrs
-            .iter()
-            .any(Entry::has_delete_callback))
+        let attrs = &self.object(kind, id)?.attrs;
+        Ok(attrs.may_have_callbacks() && attrs.iter().any(Entry::has_delete_callback))
     }
 
     /// The copies of an object's attributes when no copy callback is involved, in one pass:
@@ -1025,20 +1022,19 @@ impl State {
             .get(id)
             .ok_or_else(|| Error::InvalidHandle(kind, table.problem(id)))?
             .attrs;
-        if source.iter().any(|e| e.copying() == Copying::Callback) {
+        if source.may_have_callbacks() && source.iter().any(|e| e.copying() == Copying::Callback) {
             return Ok(None);
         }
-        let mut copy = source.duplicate(spare);
         let mut dropped = false;
-        for entry in copy.iter_mut() {
+        let mut copy = source.duplicate(spare, |entry| {
             if entry.copying() == Copying::Drop {
                 dropped = true;
-                continue;
+                return;
             }
             entry.set_deleting(false);
             entry.set_cell(false); // a C reader of the copy gets a cell of the copy's own
             keyvals.acquire(entry.keyval);
-        }
+        });
         if dropped {
             copy.retain(|entry| entry.copying() != Copying::Drop, spare);
         }

@@ -40,19 +40,41 @@ const WIN: [(Keyval, Language); 5] = [
     (Keyval::WIN_MODEL, Language::FortranInteger),
 ];
 
-/// The predefined attribute values of one object, in the order of its kind's table.
+/// The predefined attribute values of one object, in the order of its kind's table. One
+/// pointer (an object without them spends 8 bytes, which keeps a table slot at 128 bytes).
 #[derive(Clone, Debug)]
-pub(crate) struct Values(Box<[Word]>);
+pub(crate) struct Values(Box<Words>);
+
+const _: () = assert!(WIN.len() <= COMM.len());
+
+/// The values themselves: the first `len` of `words`.
+#[derive(Clone, Debug)]
+struct Words {
+    len: usize,
+    words: [Word; COMM.len()],
+}
 
 impl Values {
     /// MPI_COMM_WORLD's.
     pub(crate) fn world() -> Values {
-        Values(COMM.iter().map(|(_, _, word)| *word).collect())
+        Values(Box::new(Words {
+            len: COMM.len(),
+            words: COMM.map(|(_, _, word)| word),
+        }))
     }
 
     /// A window's: base, size, displacement unit, flavor, model.
-    pub(crate) fn window(words: [Word; 5]) -> Values {
-        Values(Box::new(words))
+    pub(crate) fn window(values: [Word; WIN.len()]) -> Values {
+        let mut words = [0; COMM.len()];
+        words[..WIN.len()].copy_from_slice(&values);
+        Values(Box::new(Words {
+            len: WIN.len(),
+            words,
+        }))
+    }
+
+    fn words(&self) -> &[Word] {
+        &self.0.words[..self.0.len]
     }
 
     fn tags(kind: ObjectKind) -> impl Iterator<Item = (Keyval, Language)> {
@@ -76,7 +98,7 @@ impl Values {
         let (index, (_, tag)) = Self::tags(kind)
             .enumerate()
             .find(|(_, (k, _))| *k == keyval)?;
-        let word = self.0.get(index)?;
+        let word = self.words().get(index)?;
         let cell = word as *const Word as usize;
         Some(value::view(tag, *word, cell, language))
     }
@@ -85,7 +107,7 @@ impl Values {
     /// pointer a C reader got earlier sees the new value.
     pub(crate) fn set_last_used_code(&mut self, code: Word) {
         if let Some(index) = COMM.iter().position(|(k, _, _)| *k == Keyval::LASTUSEDCODE) {
-            if let Some(word) = self.0.get_mut(index) {
+            if let Some(word) = self.0.words.get_mut(index) {
                 *word = code;
             }
         }
@@ -93,7 +115,7 @@ impl Values {
 
     /// How many there are.
     pub(crate) fn len(&self) -> usize {
-        self.0.len()
+        self.words().len()
     }
 }
 

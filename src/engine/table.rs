@@ -247,6 +247,13 @@ impl<T> Table<T> {
 mod tests {
     use super::*;
 
+    /// An object's slot (generation and data) stays at 128 bytes: a handle lookup finds it
+    /// with a shift, not a multiply.
+    #[test]
+    fn an_object_slot_is_128_bytes() {
+        assert_eq!(std::mem::size_of::<Slot<crate::engine::ObjectData>>(), 128);
+    }
+
     #[test]
     fn stale_ids_are_refused() {
         let mut table = Table::default();
