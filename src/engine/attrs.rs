@@ -19,7 +19,8 @@ use super::value::Language;
 const SMALL: usize = 8;
 /// Entry metadata: bits 0-1 the tag, bit 2 "delete callback running", bits 3-4 what a copy
 /// does ([`Copying`]), bit 5 "has a delete callback", bit 6 "a C reader has a cell of this
-/// Fortran value", bits 7.. the sequence. What copies and deletes do is the keyval's and
+/// Fortran value", bit 7 "its keyval was freed" (no value can be set with it any more),
+/// bits 8.. the sequence. What copies and deletes do is the keyval's and
 /// never changes: keeping it here lets bulk copies and frees run without looking keyvals up.
 const TAG_BITS: u32 = 0b11;
 const DELETING: u32 = 0b100;
@@ -30,7 +31,8 @@ const ACTION_BITS: u32 = COPY_BITS | DELETE_CALLBACK;
 /// The action bits saying a user callback runs: a copy callback's, a delete callback's.
 const CALLBACK_BITS: u32 = (Copying::Callback as u32) << COPY_SHIFT | DELETE_CALLBACK;
 const CELL: u32 = 0b100_0000;
-const SEQ_SHIFT: u32 = 7;
+const KEYVAL_FREED: u32 = 0b1000_0000;
+const SEQ_SHIFT: u32 = 8;
 /// Sequence numbers stay below this; reaching it renumbers the set.
 const SEQ_LIMIT: u32 = 1 << (32 - SEQ_SHIFT);
 
@@ -102,6 +104,12 @@ impl Entry {
         } else {
             self.meta &= !CELL;
         }
+    }
+
+    /// Whether its keyval was freed (it lives on for its values, and takes no new one).
+    #[inline(always)]
+    pub(crate) fn keyval_freed(&self) -> bool {
+        self.meta & KEYVAL_FREED != 0
     }
 
     /// What a copy of the object does with it.
@@ -184,7 +192,9 @@ impl Spare {
 /// The attributes of one object.
 #[derive(Debug, Default)]
 pub(crate) struct AttrSet {
-    /// Capacity = length: at most SMALL slots scanned, or a hash table.
+    /// Capacity = length: at most SMALL slots scanned, holding the entries in the first
+    /// `len` (an insert takes slot `len`, a removal moves the last entry into the hole), or
+    /// a hash table.
     slots: Box<[Entry]>,
     len: u32,
     next_seq: u32,
@@ -296,11 +306,11 @@ impl AttrSet {
             self.get(keyval).is_none(),
             "insert of a keyval already present"
         );
-        // A small set with room (one emptied by deletes, most often): its first empty slot.
-        // Everything else (growth, a renumbering) out of line, so that callers' fast paths
-        // need no registers saved for a call.
-        if self.next_seq != SEQ_LIMIT && !self.hashed() && (self.len as usize) < self.slots.len() {
-            if let Some(slot) = self.slots.iter_mut().find(|e| e.is_empty()) {
+        // A small set with room (one emptied by deletes, most often): the slot after its
+        // entries. Everything else (growth, a renumbering) out of line, so that callers' fast
+        // paths need no registers saved for a call.
+        if self.next_seq != SEQ_LIMIT && !self.hashed() {
+            if let Some(slot) = self.slots.get_mut(self.len as usize) {
                 *slot = Entry {
                     keyval,
                     meta: tag.bits() | actions.bits() | (self.next_seq << SEQ_SHIFT),
@@ -463,7 +473,7 @@ impl AttrSet {
         };
         let seq = self.next_seq;
         self.next_seq += 1;
-        entry.meta = tag.bits() | (entry.meta & ACTION_BITS) | (seq << SEQ_SHIFT);
+        entry.meta = tag.bits() | (entry.meta & (ACTION_BITS | KEYVAL_FREED)) | (seq << SEQ_SHIFT);
         entry.word = word;
     }
 
@@ -478,18 +488,30 @@ impl AttrSet {
     /// Removes and returns the entry for `keyval`. The last one going gives the slice back.
     pub(crate) fn remove(&mut self, keyval: Keyval, spare: &mut Spare) -> Option<Entry> {
         let slot = self.slot_of(keyval)?;
-        self.remove_at(slot, spare)
+        let entry = self.at(slot);
+        self.remove_at(slot, spare, || ());
+        Some(entry)
     }
 
-    /// Removes and returns the entry in a slot [`AttrSet::slot_of`] gave.
+    /// Removes the entry in a slot [`AttrSet::slot_of`] gave, then runs `then`. A hashed
+    /// set's removal is out of line, and `then` with it: a caller keeps nothing across a call
+    /// (its fast path then needs no registers saved).
     #[inline(always)]
-    pub(crate) fn remove_at(&mut self, slot: usize, spare: &mut Spare) -> Option<Entry> {
+    pub(crate) fn remove_at(&mut self, slot: usize, spare: &mut Spare, then: impl FnOnce()) {
         if self.hashed() {
-            return self.remove_hashed(slot, spare);
+            return self.remove_hashed(slot, spare, then);
         }
-        let entry = std::mem::take(self.slots.get_mut(slot)?);
-        if entry.is_empty() {
-            return None;
+        // The last entry fills the hole (a small set's entries stay in its first `len` slots).
+        // (`get`, not indexing: no panic path around the callers' fast paths.)
+        let last = (self.len as usize).wrapping_sub(1);
+        if slot > last {
+            return;
+        }
+        let Some(moved) = self.slots.get_mut(last).map(std::mem::take) else {
+            return;
+        };
+        if let Some(hole) = self.slots.get_mut(slot).filter(|_| slot != last) {
+            *hole = moved;
         }
         self.len -= 1;
         if self.len == 0 {
@@ -498,20 +520,27 @@ impl AttrSet {
             self.next_seq = 0;
             self.callbacks = 0;
         }
-        Some(entry)
+        then();
     }
 
     /// [`AttrSet::remove_at`] in a hashed set.
     #[inline(never)]
-    fn remove_hashed(&mut self, mut slot: usize, spare: &mut Spare) -> Option<Entry> {
-        let entry = std::mem::take(self.slots.get_mut(slot)?);
-        if entry.is_empty() {
-            return None;
+    fn remove_hashed(&mut self, slot: usize, spare: &mut Spare, then: impl FnOnce()) {
+        if self.take_hashed(slot, spare) {
+            then();
         }
+    }
+
+    /// Empties a hashed set's slot and closes the gap; `false` if it held nothing.
+    fn take_hashed(&mut self, mut slot: usize, spare: &mut Spare) -> bool {
+        if !self.slots.get(slot).is_some_and(|e| !e.is_empty()) {
+            return false;
+        }
+        self.slots[slot] = Entry::default();
         self.len -= 1;
         if self.len == 0 {
             self.recycle(spare);
-            return Some(entry);
+            return true;
         }
         // Backward-shift deletion keeps every probe sequence unbroken without tombstones.
         // Wrapping by comparison, not `%`: a division costs tens of cycles.
@@ -533,7 +562,14 @@ impl AttrSet {
             }
             next = wrap(next);
         }
-        Some(entry)
+        true
+    }
+
+    /// Marks the entry for `keyval`, if there is one, as of a freed keyval.
+    pub(crate) fn mark_keyval_freed(&mut self, keyval: Keyval) {
+        if let Some(entry) = self.get_mut(keyval) {
+            entry.meta |= KEYVAL_FREED;
+        }
     }
 
     /// Whether any entry may have a copy or delete callback (`false`: none has; `true`: one
@@ -779,7 +815,7 @@ mod tests {
             if step % 5000 == 0 {
                 for k in 1..=40 {
                     if let Some(slot) = set.slot_of(Keyval(k)) {
-                        set.remove_at(slot, &mut spare);
+                        set.remove_at(slot, &mut spare, || ());
                     }
                 }
                 assert_eq!((set.len(), set.callbacks), (0, 0));
@@ -788,7 +824,9 @@ mod tests {
             match set.slot_of(Keyval(k)) {
                 Some(slot) if x % 3 == 0 => set.replace_at(slot, Language::C, step),
                 Some(slot) => {
-                    assert!(set.remove_at(slot, &mut spare).is_some());
+                    let mut removed = false;
+                    set.remove_at(slot, &mut spare, || removed = true);
+                    assert!(removed && set.slot_of(Keyval(k)).is_none());
                 }
                 None => set.insert(Keyval(k), actions(k), Language::C, step, &mut spare),
             }
@@ -796,6 +834,11 @@ mod tests {
                 set.may_have_callbacks() || counted(&set) == 0,
                 "step {step}"
             );
+            if !set.hashed() {
+                let len = set.len();
+                let filled = set.slots.iter().take_while(|e| !e.is_empty()).count();
+                assert_eq!((filled, set.iter().count()), (len, len), "step {step}");
+            }
             if set.len() == 0 {
                 assert!(!set.may_have_callbacks(), "step {step}");
             }

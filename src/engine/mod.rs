@@ -919,6 +919,10 @@ impl State {
             .get_mut_or_problem(id)
             .map_err(|problem| Error::InvalidHandle(kind, problem))?;
         data.attrs.insert(keyval, actions, tag, word, spare);
+        if self.keyvals.held_is_freed(keyval) {
+            // A copy (by a callback) of a value whose keyval was freed: it says so too.
+            data.attrs.mark_keyval_freed(keyval);
+        }
         self.keyvals.acquire(keyval);
         Ok(())
     }
@@ -1277,7 +1281,16 @@ impl Universe {
     /// # Ok::<(), mpiattr::Error>(())
     /// ```
     pub fn free_keyval(&self, kind: ObjectKind, keyval: Keyval) -> Result<()> {
-        self.lock()?.keyvals.free(keyval, kind)
+        let mut state = self.lock()?;
+        state.keyvals.free(keyval, kind)?;
+        if state.keyvals.held_is_freed(keyval) {
+            // Its values live on, and none may be set with it any more: each of its entries
+            // says so itself, so that a set over a value needs no look at the keyval.
+            for object in state.objects[kind.slot()].values_mut() {
+                object.attrs.mark_keyval_freed(keyval);
+            }
+        }
+        Ok(())
     }
 
     /// The number of keyvals alive (predefined ones included).
@@ -1503,7 +1516,7 @@ impl Universe {
         if present.has_delete_callback()
             || present.deleting()
             || present.has_cell()
-            || keyvals.held_is_freed(keyval)
+            || present.keyval_freed()
         {
             return None;
         }
@@ -1537,8 +1550,12 @@ impl Universe {
         if e.has_delete_callback() || e.deleting() || e.has_cell() {
             return None;
         }
-        attrs.remove_at(slot, spare)?;
-        keyvals.release_one(keyval);
+        attrs.remove_at(
+            slot,
+            spare,
+            #[inline(always)]
+            move || keyvals.release_one(keyval),
+        );
         Some(())
     }
 

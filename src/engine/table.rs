@@ -151,6 +151,11 @@ impl<T> Table<T> {
         })
     }
 
+    /// Every value in the table, mutably.
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.slots.iter_mut().filter_map(|slot| slot.value.as_mut())
+    }
+
     #[inline]
     pub(crate) fn get(&self, id: Id) -> Option<&T> {
         let slot = self.slots.get(id.index as usize)?;

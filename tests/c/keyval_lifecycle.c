@@ -373,6 +373,33 @@ int main(int argc, char **argv)
         CHECK_OK(MPI_Comm_get_attr(a, kd_saved, &v, &flag));
         CHECK_EQ_INT(flag, 1);
         CHECK_RC(MPI_Comm_set_attr(c, kd_saved, IPTR(32)), MPI_ERR_KEYVAL);
+        /* nor over a value it has, on the object or its copies, made before or after */
+        CHECK_RC(MPI_Comm_set_attr(a, kd_saved, IPTR(33)), MPI_ERR_KEYVAL);
+        CHECK_RC(MPI_Comm_set_attr(d, kd_saved, IPTR(34)), MPI_ERR_KEYVAL);
+        MPI_Comm d2;
+        CHECK_OK(MPI_Comm_dup(d, &d2));
+        CHECK_RC(MPI_Comm_set_attr(d2, kd_saved, IPTR(35)), MPI_ERR_KEYVAL);
+        CHECK_OK(MPI_Comm_get_attr(d2, kd_saved, &v, &flag));
+        CHECK_EQ_INT(flag, 1);
+        CHECK_EQ_INT(PTRI(v), 31);
+        CHECK_OK(MPI_Comm_free(&d2));
+        CHECK_OK(MPI_Comm_get_attr(a, kd_saved, &v, &flag));
+        CHECK_EQ_INT(PTRI(v), 31);
+        /* the same where a copy callback made the copy (and no delete callback runs) */
+        int kcb = MPI_KEYVAL_INVALID;
+        REQUIRE_OK(MPI_Comm_create_keyval(ccopy, MPI_COMM_NULL_DELETE_FN, &kcb, NULL));
+        CHECK_OK(MPI_Comm_set_attr(a, kcb, IPTR(36)));
+        int kcb_saved = kcb;
+        CHECK_OK(MPI_Comm_free_keyval(&kcb));
+        ncopy = 0;
+        CHECK_OK(MPI_Comm_dup(a, &d2));
+        CHECK_EQ_INT(ncopy, 1);
+        CHECK_RC(MPI_Comm_set_attr(d2, kcb_saved, IPTR(37)), MPI_ERR_KEYVAL);
+        CHECK_OK(MPI_Comm_get_attr(d2, kcb_saved, &v, &flag));
+        CHECK_EQ_INT(flag, 1);
+        CHECK_OK(MPI_Comm_free(&d2));
+        CHECK_OK(MPI_Comm_delete_attr(a, kcb_saved));
+        CHECK_RC(MPI_Comm_get_attr(a, kcb_saved, &v, &flag), MPI_ERR_KEYVAL);
         CHECK_OK(MPI_Comm_free(&d));
         CHECK_OK(MPI_Comm_delete_attr(a, kd_saved));
         CHECK_RC(MPI_Comm_get_attr(a, kd_saved, &v, &flag), MPI_ERR_KEYVAL);
@@ -383,8 +410,20 @@ int main(int argc, char **argv)
         CHECK_RC(MPI_Comm_free_keyval(&k), MPI_ERR_KEYVAL);
         CHECK_EQ_INT(k, saved);
         CHECK_RC(MPI_Comm_get_attr(a, saved, &v, &flag), MPI_ERR_KEYVAL);
+        /* a datatype keyval freed while a datatype holds it: no value set over it either */
+        MPI_Datatype t2;
+        CHECK_OK(MPI_Type_dup(MPI_INT, &t2));
+        CHECK_OK(MPI_Type_set_attr(t2, kt2, IPTR(41)));
+        CHECK_OK(MPI_Type_set_attr(t2, kt2, IPTR(42)));
+        int kt2_saved = kt2;
         CHECK_OK(MPI_Type_free_keyval(&kt2));
         CHECK_EQ_INT(kt2, MPI_KEYVAL_INVALID);
+        CHECK_RC(MPI_Type_set_attr(t2, kt2_saved, IPTR(43)), MPI_ERR_KEYVAL);
+        CHECK_OK(MPI_Type_get_attr(t2, kt2_saved, &v, &flag));
+        CHECK_EQ_INT(flag, 1);
+        CHECK_EQ_INT(PTRI(v), 42);
+        CHECK_OK(MPI_Type_free(&t2));
+        CHECK_RC(MPI_Type_get_attr(MPI_INT, kt2_saved, &v, &flag), MPI_ERR_KEYVAL);
     }
 
     CHECK_OK(MPI_Win_free(&w2));
