@@ -281,7 +281,7 @@ impl AttrSet {
         self.next_seq - 1
     }
 
-    /// Numbers the entries 0.. in their order (after 2^25 sets on one object).
+    /// Numbers the entries 0.. in their order (after 2^24 sets on one object).
     #[cold]
     fn renumber(&mut self) {
         let order = self.keyvals_by_age();

@@ -194,8 +194,10 @@ macro_rules! entry {
                 }
             )?
             /// Every other case, out of the fast path's line: it then saves no registers.
+            /// `extern "C"` (it catches every panic), so that the jump to it is the entry
+            /// point's last step.
             #[inline(never)]
-            unsafe fn whole($($arg: $ty),*) -> c_int {
+            unsafe extern "C" fn whole($($arg: $ty),*) -> c_int {
                 // SAFETY: the caller's arguments, as the standard lets it pass them.
                 guarded(stringify!($name), || unsafe { $body })
             }
@@ -215,8 +217,10 @@ macro_rules! entry {
                 }
             )?
             /// Every other case, out of the fast path's line: it then saves no registers.
+            /// `extern "C"` (it catches every panic), so that the jump to it is the entry
+            /// point's last step.
             #[inline(never)]
-            unsafe fn whole($($arg: $ty),*) -> c_int {
+            unsafe extern "C" fn whole($($arg: $ty),*) -> c_int {
                 // SAFETY: the caller's arguments, as the standard lets it pass them.
                 guarded(stringify!($name), || unsafe { $body })
             }
