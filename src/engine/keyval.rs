@@ -410,7 +410,8 @@ pub(crate) struct Registry {
     /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
     users: Vec<u32>,
     /// Per slot: its keyval was freed (and lives on for its attributes). Apart from the
-    /// records, so replacing a value needs no record.
+    /// records, so that deleting a value (is this the freed keyval's last holder?) needs no
+    /// record. A set over a value reads its entry's own mark instead (attrs.rs).
     freed: Vec<bool>,
     free: FreeSlots,
     live: usize,
