@@ -21,8 +21,11 @@
 
 static int keyvals[ATTRS];
 
+/* Each worker on cache lines of its own (two: adjacent-line prefetchers pair them): a thread
+ * writes its sink after every get, and workers sharing a line would slow each other down
+ * whatever the library does. */
 struct worker {
-    pthread_t thread;
+    _Alignas(128) pthread_t thread;
     MPI_Comm comm;
     double ns;
     intptr_t sink;

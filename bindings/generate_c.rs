@@ -114,6 +114,10 @@ pub struct Annotation {
     pub on: Option<String>,
     /// Whether `<body>_fast` is tried first, without the panic boundary.
     pub fast: bool,
+    /// Whether the whole function tries `<body>_threaded` first: the fast path under
+    /// MPI_THREAD_MULTIPLE, kept out of the entry point (whose single-thread fast path would
+    /// otherwise keep more registers).
+    pub threaded: bool,
     /// Whether the large-count form `MPI_X_c` is implemented too (body `<body>_c`).
     pub large: bool,
     /// Output arguments the body decodes itself (to keep an order of checks).
@@ -148,7 +152,7 @@ impl Annotation {
     }
 }
 
-/// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self|world [fast] [large]
+/// Reads `bindings/functions.txt`: `MPI_X chapter on=ARG|self|world [fast] [threaded] [large]
 /// [raw=ARG,...] [value] [fortran=hand|none] [runs=MPI_Y]`, `#` comments.
 pub fn parse_annotations(text: &str) -> Vec<Annotation> {
     let mut out = Vec::new();
@@ -168,6 +172,7 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
             chapter,
             on: None,
             fast: false,
+            threaded: false,
             large: false,
             raw: Vec::new(),
             value: false,
@@ -177,6 +182,7 @@ pub fn parse_annotations(text: &str) -> Vec<Annotation> {
         for word in words {
             match word {
                 "fast" => annotation.fast = true,
+                "threaded" => annotation.threaded = true,
                 "fortran=hand" => annotation.fortran = Fortran::Hand,
                 "fortran=none" => annotation.fortran = Fortran::None,
                 "large" => annotation.large = true,
@@ -456,8 +462,9 @@ pub fn forwarding_bodies(
         let fail = |what: String| -> ! {
             panic!("bindings/functions.txt: {name} runs={blocking_name}: {what}")
         };
-        if annotation.fast || annotation.value || !annotation.raw.is_empty() {
-            fail("`fast`, `value` and `raw=` do not go with `runs=`".to_string());
+        if annotation.fast || annotation.threaded || annotation.value || !annotation.raw.is_empty()
+        {
+            fail("`fast`, `threaded`, `value` and `raw=` do not go with `runs=`".to_string());
         }
         let blocking = annotations
             .iter()
@@ -922,6 +929,43 @@ fn entry_point(
         } else {
             String::new()
         };
+        // With `threaded`, the entry point's last step is a jump to `threaded_{name}`, a leaf
+        // that tries the fast path under MPI_THREAD_MULTIPLE and jumps to the whole function.
+        let (threaded, last) = if annotation.threaded {
+            (
+                format!(
+                    r#"
+/// `{name}` under MPI_THREAD_MULTIPLE: the common case without any call, else the whole
+/// function. A function of its own, so that neither the entry point nor the whole function
+/// keeps more registers for it.
+///
+/// # Safety
+/// As for `{pmpi}`.
+#[inline(never)]
+#[allow(clippy::too_many_arguments, non_snake_case)]
+unsafe extern "C" fn threaded_{name}({typed}) -> std::ffi::c_int {{
+    {safety}if let Some(code) = {open}{chapter}::{body}_threaded({names}){close} {{
+        return code;
+    }}
+    // SAFETY: the same contract as this function's.
+    unsafe {{ whole_{name}({names}) }}
+}}
+"#,
+                    typed = typed.join(", "),
+                    names = names.join(", "),
+                    safety = if fast_unsafe {
+                        "// SAFETY: the fast path's contract is this function's.\n    "
+                    } else {
+                        ""
+                    },
+                    open = if fast_unsafe { "unsafe { " } else { "" },
+                    close = if fast_unsafe { " }" } else { "" },
+                ),
+                format!("threaded_{name}"),
+            )
+        } else {
+            (String::new(), format!("whole_{name}"))
+        };
         write!(
             out,
             r#"
@@ -956,9 +1000,9 @@ unsafe extern "C" fn whole_{name}({typed}) -> std::ffi::c_int {{
 #[allow(clippy::too_many_arguments, non_snake_case)]
 unsafe fn entry_{name}({typed}) -> std::ffi::c_int {{
 {fast}    // SAFETY: the same contract as this function's.
-    unsafe {{ whole_{name}({names}) }}
+    unsafe {{ {last}({names}) }}
 }}
-
+{threaded}
 {doc}///
 /// # Safety
 /// Every pointer argument is NULL or valid for the accesses the MPI standard describes.

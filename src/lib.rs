@@ -47,9 +47,9 @@ pub use engine::typemap;
 pub use engine::{
     AnyObject, Comm, Comparison, CopyAction, CopyCallback, Datatype, DeleteAction, DeleteCallback,
     Error, ErrorClass, ErrorHandler, Fint, Group, GroupData, HandleProblem, Id, Info, InfoData,
-    InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, Request, Result, SplitType,
-    ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word, MAX_LIVE_OBJECTS,
-    MAX_STRINGTAG_LEN,
+    InfoString, Keyval, KeyvalSpec, Language, Object, ObjectKind, ProcessFence, Request, Result,
+    SplitType, ThreadLevel, TypedCopy, TypedKeyval, Universe, Win, WinFlavor, Word,
+    MAX_LIVE_OBJECTS, MAX_STRINGTAG_LEN,
 };
 pub use engine::{
     AttachedBuffer, BufferScope, Completion, Delivery, Envelope, GeneralizedRequest, MessageHandle,
@@ -68,3 +68,22 @@ pub fn mpi_universe() -> Option<&'static Universe> {
     ffi::current()
 }
 pub use engine::{TypeClass, TypeContents, TypeEnvelope};
+
+/// Linux's `membarrier` (expedited, private; the process is registered for it here) as a
+/// [`ProcessFence`] for [`Universe::with_process_fence`], as the C and Fortran shells give
+/// their universe; `None` if the kernel has none.
+///
+/// ```
+/// use mpiattr::{Comm, Language, ThreadLevel, Universe};
+///
+/// let mut universe = Universe::new(ThreadLevel::Multiple);
+/// if let Some(fence) = mpiattr::membarrier_fence() {
+///     universe = universe.with_process_fence(fence);
+/// }
+/// assert_eq!(universe.comm_name(Comm::WORLD)?, b"MPI_COMM_WORLD");
+/// # Ok::<(), mpiattr::Error>(())
+/// ```
+#[cfg(not(feature = "layer"))]
+pub fn membarrier_fence() -> Option<ProcessFence> {
+    ffi::membarrier_fence()
+}

@@ -66,6 +66,19 @@ fn thread_program(
 
 #[test]
 fn four_threads_on_shared_and_private_objects() {
+    four_threads(Universe::new(ThreadLevel::Multiple));
+}
+
+/// The same with the process fence the C and Fortran shells give their universe: readers
+/// count themselves with plain stores, and writers fence the other threads and take their
+/// reader slots back.
+#[test]
+fn four_threads_with_a_process_fence() {
+    let fence = mpiattr::membarrier_fence().expect("this kernel has no expedited membarrier");
+    four_threads(Universe::new(ThreadLevel::Multiple).with_process_fence(fence));
+}
+
+fn four_threads(universe: Universe) {
     let base: u64 = match std::env::var("MODEL_SEED") {
         Ok(s) => u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("a hex seed"),
         Err(_) => std::time::SystemTime::now()
@@ -75,7 +88,7 @@ fn four_threads_on_shared_and_private_objects() {
     };
     let ops = ops_per_thread();
     println!("model_threads: base seed {base:#x} (MODEL_SEED={base:x} runs the same programs)");
-    let universe = Arc::new(Universe::new(ThreadLevel::Multiple));
+    let universe = Arc::new(universe);
     let shared: Vec<Comm> = (0..2)
         .map(|_| universe.comm_split(Comm::WORLD, true).unwrap().unwrap())
         .collect();

@@ -197,11 +197,57 @@ unsafe fn get_attr_fast<H: CHandle>(
 where
     H::Object: Object,
 {
-    if value.is_null() || flag.is_null() {
-        return None;
-    }
-    let object = decode(handle).ok()?;
-    let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C)?;
+    // SAFETY: this function's contract.
+    unsafe { get_attr_by(handle, keyval, value, flag, false) }
+}
+
+#[inline(always)]
+/// [`get_attr_fast`] under MPI_THREAD_MULTIPLE (in the function of its own the entry point
+/// jumps to: bindings/functions.txt, `threaded`).
+///
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+unsafe fn get_attr_threaded<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int>
+where
+    H::Object: Object,
+{
+    // SAFETY: this function's contract.
+    unsafe { get_attr_by(handle, keyval, value, flag, true) }
+}
+
+/// A get's fast path, single-thread or `threaded`; `None` for every case it does not take.
+///
+/// # Safety
+/// The pointer arguments are NULL or valid (the C caller's contract).
+#[inline(always)]
+unsafe fn get_attr_by<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+    threaded: bool,
+) -> Option<c_int>
+where
+    H::Object: Object,
+{
+    // The arguments are looked at once the universe lets the call in.
+    let object = move || {
+        if value.is_null() || flag.is_null() {
+            return None;
+        }
+        decode(handle).ok()
+    };
+    let universe = current()?;
+    let found = if threaded {
+        universe.get_attr_threaded(object, Keyval(keyval), Language::C)?
+    } else {
+        universe.get_attr_fast(object, Keyval(keyval), Language::C)?
+    };
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
     unsafe {
         if let Some(word) = found {
@@ -314,6 +360,17 @@ pub(super) unsafe fn comm_get_attr_fast(
     unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn comm_get_attr_threaded(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_threaded(comm, comm_keyval, attribute_val, flag) }
+}
+
 /// Deletes the attribute, running its delete callback.
 pub(super) fn comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> Result<()> {
     delete_attr(comm, comm_keyval)
@@ -410,6 +467,17 @@ pub(super) unsafe fn type_get_attr_fast(
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
     unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn type_get_attr_threaded(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_threaded(datatype, type_keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -510,6 +578,17 @@ pub(super) unsafe fn win_get_attr_fast(
     unsafe { get_attr_fast(win, win_keyval, attribute_val, flag) }
 }
 
+#[inline(always)]
+pub(super) unsafe fn win_get_attr_threaded(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_threaded(win, win_keyval, attribute_val, flag) }
+}
+
 /// Deletes the attribute, running its delete callback.
 pub(super) fn win_delete_attr(win: MPI_Win, win_keyval: c_int) -> Result<()> {
     delete_attr(win, win_keyval)
@@ -598,6 +677,17 @@ pub(super) unsafe fn attr_get_fast(
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
     unsafe { get_attr_fast(comm, keyval, attribute_val, flag) }
+}
+
+#[inline(always)]
+pub(super) unsafe fn attr_get_threaded(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Option<c_int> {
+    // SAFETY: this function's contract.
+    unsafe { get_attr_threaded(comm, keyval, attribute_val, flag) }
 }
 
 /// Deletes the attribute, running its delete callback.

@@ -8,10 +8,30 @@
 //! thread-local's address.
 //!
 //! Under [`ThreadLevel::Multiple`] the state has readers and writers: a reader counts itself
-//! in one of [`READER_SLOTS`] counters, each on a cache line of its own, picked by its thread,
-//! and checks that no writer is in; a writer raises a flag and waits until every counter is
+//! in one of [`READER_SLOTS`] slots, each on a cache line of its own, picked by its thread,
+//! and checks that no writer is in; a writer raises a flag and waits until every count is
 //! zero. Readers on different threads so touch no common line: reads scale with threads.
-//! Writers are serialised by a mutex and cost a scan of the counters.
+//! Writers are serialised by a mutex and cost a scan of the slots.
+//!
+//! Given a [`ProcessFence`] (the C and Fortran shells pass Linux's `membarrier`), a thread
+//! takes the slot its thread picks for its own at its first read, if no other thread has, and
+//! from then on counts itself there with plain stores: no atomic read-modify-write, no fence.
+//! That is the asymmetric form of the handshake: the reader's store of its count and its load
+//! of the writer's flag may pass each other in the processor, and the writer, after raising
+//! the flag, makes every thread of the process execute a full fence before it reads the
+//! counts (so it sees the count, or the reader sees the flag). The writer needs that fence
+//! only while a slot is held by another thread than itself: a program that only calls from
+//! one thread under MPI_THREAD_MULTIPLE never pays for it. A writer that fences also takes
+//! the slots back from their holders, so the writes after it need no fence; a holder learns
+//! that after the flag (it reads the slot's holder again after the flag, which the fenced
+//! writer changed before lowering the flag) and counts itself with read-modify-writes from
+//! then on, until [`RETAKE_AFTER`] reads were counted so in its slot without another writer
+//! taking it back: a thread that reads often between writes gets its slot again (only that
+//! thread: a slot's own count has one writer), and the writes between reads pay for a fence
+//! at most once per that many reads. A thread whose slot another holds counts itself with
+//! atomic read-modify-writes in the slot's shared count, as every reader does without a
+//! fence (and under valgrind, whose thread checkers know the lock as a reader-writer lock
+//! and cannot follow the plain stores).
 //!
 //! In both modes a guard is only held for short critical sections: never while a user
 //! callback runs.
@@ -24,7 +44,7 @@
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use super::error::Error;
@@ -102,20 +122,54 @@ pub(crate) fn current_thread() -> usize {
     MARK.with(|mark| mark as *const u8 as usize)
 }
 
-/// Reader counters of [`ThreadLevel::Multiple`]: threads share one only when their thread
+/// Reader slots of [`ThreadLevel::Multiple`]: threads share one only when their thread
 /// pointers hash alike.
 const READER_SLOTS: usize = 16;
 
-/// A counter alone on its cache lines (two: adjacent-line prefetchers pair them).
+/// A function that returns once every running thread of the process has executed a full
+/// memory fence (Linux: `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)`, registered). Given to
+/// a universe ([`super::Universe::with_process_fence`]), it lets readers under
+/// MPI_THREAD_MULTIPLE count themselves without atomic read-modify-writes (see the module's
+/// documentation); writers call it while another thread holds a reader slot.
+pub type ProcessFence = fn();
+
+/// A reader slot, alone on its cache lines (two: adjacent-line prefetchers pair them).
 #[repr(align(128))]
 #[derive(Default)]
-struct Counter(AtomicUsize);
+struct Counter {
+    /// The thread pointer of the thread that holds the slot, with [`TAKEN_BACK`] set once a
+    /// writer took the slot back; [`FREE`] until a thread takes it. Only that thread ever
+    /// takes it again (a thread that ends leaves it to a later one with the same pointer).
+    owner: AtomicUsize,
+    /// The holder's reads under way: written by the holder alone (the thread named by
+    /// `owner`, taken back or not), with plain stores.
+    own: AtomicUsize,
+    /// In the low 32 bits, the reads under way of the threads that count themselves with
+    /// read-modify-writes in this slot; in the high 32 bits, how many such reads began since
+    /// a writer last took the slot back (wrapping).
+    others: AtomicU64,
+}
+
+/// [`Counter::owner`] of a slot no thread has held.
+const FREE: usize = 0;
+/// The bit of [`Counter::owner`] that says a writer took the slot back from the thread the
+/// rest names (thread pointers are aligned: their low bit is clear).
+const TAKEN_BACK: usize = 1;
+/// One read counted in [`Counter::others`]: under way, and begun since the slot was taken back.
+const OTHER_READ: u64 = 1 | 1 << 32;
+/// The reads under way in [`Counter::others`].
+const UNDER_WAY: u64 = u32::MAX as u64;
+/// The reads counted with read-modify-writes in a slot taken back after which a reader takes
+/// it for its own again.
+const RETAKE_AFTER: u64 = 256;
 
 /// The readers and writers of [`ThreadLevel::Multiple`].
 struct Shared {
     writers: Mutex<()>,
     writing: AtomicBool,
     readers: [Counter; READER_SLOTS],
+    /// The process fence that lets threads hold slots; none under valgrind.
+    fence: Option<ProcessFence>,
     /// Running under valgrind: describe each acquire and release to its thread checkers.
     annotate: bool,
     /// Under valgrind: the lock has been described at its address. That happens at its first
@@ -130,6 +184,7 @@ impl Shared {
             writers: Mutex::new(()),
             writing: AtomicBool::new(false),
             readers: Default::default(),
+            fence: None,
             annotate: valgrind::running_on_valgrind(),
             registered: AtomicBool::new(false),
         }
@@ -159,12 +214,61 @@ impl Shared {
         valgrind::rwlock_released(self.address(), exclusive);
     }
 
-    /// The counter of the calling thread.
+    /// The slot of a thread.
     #[inline(always)]
-    fn counter(&self) -> &AtomicUsize {
+    fn slot(&self, thread: usize) -> &Counter {
         // Thread pointers are far apart: hash the page number, keep the top bits.
-        let hash = (current_thread() >> 12).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.readers[hash >> (usize::BITS - READER_SLOTS.trailing_zeros())].0
+        let hash = (thread >> 12).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.readers[hash >> (usize::BITS - READER_SLOTS.trailing_zeros())]
+    }
+
+    /// Whether the calling thread, `me`, counts itself in its slot's `own` count: it holds
+    /// the slot, or takes it now (a fence is there, and the slot is free, or was taken back
+    /// from this thread [`RETAKE_AFTER`] reads ago). A slot taken back from another thread
+    /// stays so: `own` has one writer.
+    #[inline(always)]
+    fn holds(&self, slot: &Counter, me: usize) -> bool {
+        let owner = slot.owner.load(Ordering::Relaxed);
+        owner == me
+            || (self.fence.is_some()
+                && (owner == FREE
+                    || (owner == me | TAKEN_BACK
+                        && slot.others.load(Ordering::Relaxed) >> 32 >= RETAKE_AFTER))
+                && Self::take(slot, owner, me))
+    }
+
+    /// Takes a slot for the calling thread. The exchange is sequentially consistent: a
+    /// writer that raised its flag before it and did not see the holder (so made no fence)
+    /// is seen by each of the holder's later reads (sequentially consistent loads).
+    #[cold]
+    fn take(slot: &Counter, owner: usize, me: usize) -> bool {
+        slot.owner
+            .compare_exchange(owner, me, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The writer's side of the handshake with the holders (its flag raised): if another
+    /// thread holds a slot, the process fence, after which every holder's count is seen or
+    /// the holder sees the flag; then the slots are taken back, so that the next writers need
+    /// no fence (until readers take them again).
+    fn fence_holders(&self) {
+        let Some(fence) = self.fence else { return };
+        let me = current_thread();
+        let foreign = |slot: &Counter| {
+            let owner = slot.owner.load(Ordering::SeqCst);
+            owner != FREE && owner & TAKEN_BACK == 0 && owner != me
+        };
+        if !self.readers.iter().any(foreign) {
+            return;
+        }
+        fence();
+        for slot in &self.readers {
+            // Only a writer (under the mutex) changes a held slot's owner.
+            if foreign(slot) {
+                slot.owner.fetch_or(TAKEN_BACK, Ordering::SeqCst);
+                slot.others.fetch_and(UNDER_WAY, Ordering::SeqCst);
+            }
+        }
     }
 }
 
@@ -264,9 +368,12 @@ impl<T> StateLock<T> {
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
                 shared.writing.store(true, Ordering::SeqCst);
-                for counter in &shared.readers {
+                shared.fence_holders();
+                for slot in &shared.readers {
                     let mut spins = 0;
-                    while counter.0.load(Ordering::SeqCst) != 0 {
+                    while slot.own.load(Ordering::Acquire) != 0
+                        || slot.others.load(Ordering::SeqCst) & UNDER_WAY != 0
+                    {
                         pause(&mut spins);
                     }
                 }
@@ -293,19 +400,33 @@ impl<T> StateLock<T> {
     pub(crate) fn read(&self) -> Result<ReadGuard<'_, T>, Error> {
         match &self.shared {
             Some(shared) => {
-                let counter = shared.counter();
+                let me = current_thread();
+                let slot = shared.slot(me);
                 loop {
-                    counter.fetch_add(1, Ordering::SeqCst);
-                    if !shared.writing.load(Ordering::SeqCst) {
+                    let held = shared.holds(slot, me);
+                    if held {
+                        // Only this thread writes `own`: a plain store (the fence is the
+                        // writer's). Reads may nest.
+                        let count = slot.own.load(Ordering::Relaxed);
+                        slot.own.store(count + 1, Ordering::Relaxed);
+                        compiler_fence(Ordering::SeqCst);
+                    } else {
+                        slot.others.fetch_add(OTHER_READ, Ordering::SeqCst);
+                    }
+                    // A holder reads its slot's holder again after the flag: a writer that
+                    // took it back did so before lowering its flag.
+                    if !shared.writing.load(Ordering::SeqCst)
+                        && (!held || slot.owner.load(Ordering::Acquire) == me)
+                    {
                         if shared.annotate {
                             shared.acquired(false);
                         }
                         return Ok(ReadGuard {
                             lock: self,
-                            counter: Some(counter),
+                            counter: Some((slot, held)),
                         });
                     }
-                    counter.fetch_sub(1, Ordering::Release);
+                    ReadGuard::<T>::uncount(slot, held);
                     let mut spins = 0;
                     while shared.writing.load(Ordering::Relaxed) {
                         pause(&mut spins);
@@ -366,6 +487,43 @@ impl<T> StateLock<T> {
         // SAFETY: as in peek_single: `f` gets the state and `arguments`, none of which reach
         // the lock, so no guard is taken while this shared borrow lives.
         Some(f(unsafe { &*self.data.get() }, arguments))
+    }
+
+    /// [`StateLock::peek_single_with`] under MPI_THREAD_MULTIPLE: the look of a thread that
+    /// holds its reader slot (see the module's documentation), counted there with plain
+    /// stores, while no writer is in. `None` in every other case (no slot held, a writer in,
+    /// a read of the thread's under way, another mode).
+    #[inline(always)]
+    pub(crate) fn peek_held_with<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
+        let me = current_thread();
+        let shared = self.shared.as_ref()?;
+        let slot = shared.slot(me);
+        if slot.owner.load(Ordering::Relaxed) != me || slot.own.load(Ordering::Relaxed) != 0 {
+            return None;
+        }
+        slot.own.store(1, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+        // As in `read`: the holder again after the flag.
+        if shared.writing.load(Ordering::SeqCst) || slot.owner.load(Ordering::Acquire) != me {
+            slot.own.store(0, Ordering::Release);
+            return None;
+        }
+        // SAFETY: counted as a reader with no writer in (the handshake of `read`), so no
+        // `Guard` exists while this shared borrow lives; `f` cannot reach the lock.
+        let result = f(unsafe { &*self.data.get() }, arguments);
+        slot.own.store(0, Ordering::Release);
+        Some(result)
+    }
+
+    /// Lets readers hold their slots with `fence` for writers (Multiple mode, not under
+    /// valgrind: its thread checkers know the lock as a reader-writer lock and could not
+    /// follow the plain stores).
+    pub(crate) fn set_process_fence(&mut self, fence: ProcessFence) {
+        if let Some(shared) = &mut self.shared {
+            if !shared.annotate {
+                shared.fence = Some(fence);
+            }
+        }
     }
 
     /// [`StateLock::peek_single_with`] with exclusive access, for fast paths that write but
@@ -451,8 +609,21 @@ impl<T> Drop for Guard<'_, T> {
 /// Shared access to the state (see [`StateLock::read`]).
 pub(crate) struct ReadGuard<'a, T> {
     lock: &'a StateLock<T>,
-    /// The reader counter it is counted in (Multiple mode).
-    counter: Option<&'a AtomicUsize>,
+    /// The reader slot it is counted in, and whether in the slot's own count (Multiple mode).
+    counter: Option<(&'a Counter, bool)>,
+}
+
+impl<T> ReadGuard<'_, T> {
+    /// Takes a read out of its slot's count.
+    #[inline(always)]
+    fn uncount(slot: &Counter, held: bool) {
+        if held {
+            let count = slot.own.load(Ordering::Relaxed);
+            slot.own.store(count - 1, Ordering::Release);
+        } else {
+            slot.others.fetch_sub(1, Ordering::Release);
+        }
+    }
 }
 
 impl<T> Deref for ReadGuard<'_, T> {
@@ -469,11 +640,11 @@ impl<T> Drop for ReadGuard<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
         match (self.counter, &self.lock.shared) {
-            (Some(counter), Some(shared)) => {
+            (Some((slot, held)), Some(shared)) => {
                 if shared.annotate {
                     shared.released(false);
                 }
-                counter.fetch_sub(1, Ordering::Release);
+                Self::uncount(slot, held);
             }
             _ => self.lock.leave_single(),
         }
@@ -516,6 +687,125 @@ mod tests {
                         } else {
                             let guard = lock.read().unwrap();
                             assert!(guard.iter().all(|w| *w == guard[0]), "a torn write");
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(lock.read().unwrap()[7], 5_000);
+    }
+
+    /// Process fences made by [`counted_fence`].
+    static FENCES: AtomicUsize = AtomicUsize::new(0);
+
+    /// A fence for the test below, counted. Not a process fence (that takes a system call,
+    /// the shells' business): the tests order their threads by joins, sleeps and channels.
+    fn counted_fence() {
+        FENCES.fetch_add(1, Ordering::SeqCst);
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+
+    #[test]
+    fn a_thread_holds_its_slot_and_writers_wait_for_it_fence_it_and_take_it_back() {
+        let mut lock = StateLock::new(1u64, ThreadLevel::Multiple);
+        lock.set_process_fence(counted_fence);
+        let lock = std::sync::Arc::new(lock);
+        let look = |state: &u64, add: u64| *state + add;
+        let write_elsewhere = |value: u64| {
+            let writer = lock.clone();
+            std::thread::spawn(move || *writer.lock().unwrap() = value)
+                .join()
+                .unwrap();
+        };
+        // No slot yet: the held look declines; a read takes the slot.
+        assert_eq!(lock.peek_held_with(look, 1), None);
+        let me = current_thread();
+        let shared = lock.shared.as_ref().unwrap();
+        let slot = shared.slot(me);
+        {
+            let guard = lock.read().unwrap();
+            assert_eq!(*guard, 1);
+            assert_eq!(slot.owner.load(Ordering::SeqCst), me);
+            assert_eq!(slot.own.load(Ordering::SeqCst), 1);
+            assert_eq!(slot.others.load(Ordering::SeqCst), 0);
+            // A read under way: the held look declines (it does not nest).
+            assert_eq!(lock.peek_held_with(look, 1), None);
+            // A writer on another thread waits for the held read, and fences this thread.
+            let before = FENCES.load(Ordering::SeqCst);
+            let (done, writer) = (std::sync::mpsc::channel(), lock.clone());
+            let sender = done.0;
+            let handle = std::thread::spawn(move || {
+                *writer.lock().unwrap() = 2;
+                sender.send(()).unwrap();
+            });
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(
+                done.1.try_recv().is_err(),
+                "the writer went in under a held read"
+            );
+            drop(guard);
+            done.1.recv().unwrap();
+            handle.join().unwrap();
+            assert_eq!(
+                FENCES.load(Ordering::SeqCst),
+                before + 1,
+                "one fence for a held slot"
+            );
+        }
+        // The writer took the slot back: this thread's reads count themselves in the shared
+        // count, and the next writer needs no fence.
+        assert_eq!(slot.owner.load(Ordering::SeqCst), me | TAKEN_BACK);
+        assert_eq!(slot.own.load(Ordering::SeqCst), 0);
+        assert_eq!(lock.peek_held_with(look, 1), None);
+        let before = FENCES.load(Ordering::SeqCst);
+        write_elsewhere(3);
+        assert_eq!(FENCES.load(Ordering::SeqCst), before);
+        // After RETAKE_AFTER reads so, the thread takes its slot again.
+        for _ in 0..RETAKE_AFTER {
+            assert_eq!(*lock.read().unwrap(), 3);
+            assert_eq!(slot.owner.load(Ordering::SeqCst), me | TAKEN_BACK);
+        }
+        assert_eq!(slot.others.load(Ordering::SeqCst) & UNDER_WAY, 0);
+        assert_eq!(*lock.read().unwrap(), 3);
+        assert_eq!(slot.owner.load(Ordering::SeqCst), me);
+        assert_eq!(lock.peek_held_with(look, 1), Some(4));
+        // This thread's own writes need no fence: no other thread holds a slot.
+        let before = FENCES.load(Ordering::SeqCst);
+        *lock.lock().unwrap() = 5;
+        assert_eq!(FENCES.load(Ordering::SeqCst), before);
+        assert_eq!(lock.peek_held_with(look, 0), Some(5));
+        // Another thread's does.
+        write_elsewhere(6);
+        assert_eq!(FENCES.load(Ordering::SeqCst), before + 1);
+    }
+
+    /// Readers racing with a writer, with a real process fence (the shells' membarrier).
+    #[cfg(not(feature = "layer"))]
+    #[test]
+    fn readers_with_a_fence_see_whole_writes() {
+        let fence = crate::membarrier_fence().expect("this kernel has no expedited membarrier");
+        let mut lock = StateLock::new([0u64; 8], ThreadLevel::Multiple);
+        lock.set_process_fence(fence);
+        let lock = std::sync::Arc::new(lock);
+        let whole = |state: &[u64; 8], (): ()| state.iter().all(|w| *w == state[0]);
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let lock = lock.clone();
+                std::thread::spawn(move || {
+                    for i in 0..20_000u64 {
+                        if t == 0 && i % 4 == 0 {
+                            for word in lock.lock().unwrap().iter_mut() {
+                                *word += 1;
+                            }
+                        } else if i % 2 == 0 {
+                            let guard = lock.read().unwrap();
+                            assert!(guard.iter().all(|w| *w == guard[0]), "a torn write");
+                        } else {
+                            let seen = lock.peek_held_with(whole, ());
+                            assert_ne!(seen, Some(false), "a torn write");
                         }
                     }
                 })

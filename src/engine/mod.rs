@@ -61,7 +61,7 @@ pub use error::{Error, ErrorClass, HandleProblem, Result};
 pub use groups::{Comparison, Group, GroupData, SplitType, COMM_HINTS, MAX_STRINGTAG_LEN};
 pub use info::{Info, InfoData, InfoString, MAX_INFO_KEY, MAX_INFO_VAL};
 pub use keyval::{CopyAction, CopyCallback, DeleteAction, DeleteCallback, Keyval, KeyvalSpec};
-pub use lock::ThreadLevel;
+pub use lock::{ProcessFence, ThreadLevel};
 pub use messages::{
     AttachedBuffer, BufferScope, Envelope, MessageHandle, SendMode, BSEND_OVERHEAD, TAG_UB,
 };
@@ -1109,6 +1109,18 @@ impl Universe {
         }
     }
 
+    /// The universe with a process fence for its lock under [`ThreadLevel::Multiple`]: a
+    /// thread's gets then count it as a reader with plain stores, and only a write made while
+    /// another thread holds a reader slot pays for `fence` (and takes the slots back for a
+    /// while: see [`ProcessFence`] and src/engine/lock.rs). No effect under
+    /// [`ThreadLevel::Single`] or valgrind. The C and Fortran shells give Linux's
+    /// `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` where the kernel has it; a fence that
+    /// only fences the calling thread (`std::sync::atomic::fence`) is not one.
+    pub fn with_process_fence(mut self, fence: ProcessFence) -> Universe {
+        self.state.set_process_fence(fence);
+        self
+    }
+
     /// A universe for the sessions model and the functions callable at any time (MPI-4.1
     /// §12.4.1), made before MPI_Init: as [`Universe::new`], but MPI_COMM_WORLD and
     /// MPI_COMM_SELF are not there (their handles name nothing) until
@@ -1360,24 +1372,39 @@ impl Universe {
     // every other case (errors included), which the full operation then handles.
 
     /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
+    /// `object` names the object, or declines (`None`); it runs after the gate, so that a
+    /// call the gate turns away spends nothing on it.
     #[inline(always)]
     pub(crate) fn get_attr_fast<O: Object>(
         &self,
-        object: O,
+        object: impl FnOnce() -> Option<O>,
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
         // A read: a look that does not mark the gate held (nothing in it can re-enter).
         self.state
-            .peek_single_with(Self::get_in_at, (O::KIND, object.id(), keyval, view))?
+            .peek_single_with(Self::get_in_named, (object, keyval, view))?
+    }
+
+    /// [`Universe::get_attr_fast`] under [`ThreadLevel::Multiple`], from a thread that holds
+    /// its reader slot (see [`Universe::with_process_fence`]).
+    #[inline(always)]
+    pub(crate) fn get_attr_threaded<O: Object>(
+        &self,
+        object: impl FnOnce() -> Option<O>,
+        keyval: Keyval,
+        view: Language,
+    ) -> Option<Option<Word>> {
+        self.state
+            .peek_held_with(Self::get_in_named, (object, keyval, view))?
     }
 
     #[inline(always)]
-    fn get_in_at(
+    fn get_in_named<O: Object>(
         state: &State,
-        (kind, id, keyval, view): (ObjectKind, Id, Keyval, Language),
+        (object, keyval, view): (impl FnOnce() -> Option<O>, Keyval, Language),
     ) -> Option<Option<Word>> {
-        Self::get_in(state, kind, id, keyval, view)
+        Self::get_in(state, O::KIND, object()?.id(), keyval, view)
     }
 
     /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its

@@ -13,7 +13,8 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::abi::{self, MPI_Comm, MPI_Win};
 use crate::engine::{
-    Comm, ErrhandlerObject, Error, ErrorClass, ErrorHandler, Id, Result, ThreadLevel, Universe,
+    Comm, ErrhandlerObject, Error, ErrorClass, ErrorHandler, Id, ProcessFence, Result, ThreadLevel,
+    Universe,
 };
 
 pub(crate) mod args;
@@ -89,7 +90,59 @@ pub(crate) fn universe() -> Result<&'static Universe> {
 /// those functions may be called by any thread; MPI_Init then finds it made, and provides
 /// that level).
 pub(crate) fn anytime() -> Result<&'static Universe> {
-    Ok(UNIVERSE.get_or_init(|| Universe::new_without_world(ThreadLevel::Multiple)))
+    Ok(UNIVERSE.get_or_init(|| made(ThreadLevel::Multiple)))
+}
+
+/// The library's universe, made at its first use: without the world model, and with the
+/// process fence where the kernel has one.
+fn made(level: ThreadLevel) -> Universe {
+    let universe = Universe::new_without_world(level);
+    match membarrier_fence() {
+        Some(fence) if level == ThreadLevel::Multiple => universe.with_process_fence(fence),
+        _ => universe,
+    }
+}
+
+/// Linux's membarrier as the engine's process fence, once the process is registered for it;
+/// `None` if the kernel has none.
+pub(crate) fn membarrier_fence() -> Option<ProcessFence> {
+    membarrier_registered().then_some(membarrier as ProcessFence)
+}
+
+/// Linux's membarrier commands (linux/membarrier.h).
+const MEMBARRIER_CMD_PRIVATE_EXPEDITED: libc::c_long = 1 << 3;
+const MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_long = 1 << 4;
+
+/// Registers the process for expedited private membarriers: whether the kernel has them.
+fn membarrier_registered() -> bool {
+    // SAFETY: membarrier takes two integer arguments and touches no memory of ours; a kernel
+    // without it answers ENOSYS or EINVAL.
+    unsafe {
+        libc::syscall(
+            libc::SYS_membarrier,
+            MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+            0 as libc::c_long,
+        ) == 0
+    }
+}
+
+/// The engine's process fence (src/engine/lock.rs): every running thread of the process
+/// executes a full memory barrier before this returns.
+fn membarrier() {
+    // SAFETY: as in membarrier_registered; registered before the universe was given it.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_membarrier,
+            MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+            0 as libc::c_long,
+        )
+    };
+    // Registered commands do not fail; if one did, no barrier was made, and going on could
+    // let a writer change what a reader reads.
+    if done != 0 {
+        eprintln!("mpiattr: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed: aborting");
+        std::process::abort();
+    }
 }
 
 /// The universe if a call has made it, without making it: for look-ups (user error codes,
@@ -326,7 +379,7 @@ pub(crate) fn initialize(level: ThreadLevel, required: Option<c_int>) -> Result<
         _ => return Err(Error::Finalized),
     }
     // Made already if a session or a function callable at any time came first.
-    let universe = UNIVERSE.get_or_init(|| Universe::new_without_world(level));
+    let universe = UNIVERSE.get_or_init(|| made(level));
     universe.open_world()?;
     for comm in [Comm::WORLD, Comm::SELF] {
         let slot = predefined_slot(comm).expect("a predefined communicator");
