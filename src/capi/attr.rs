@@ -185,47 +185,14 @@ where
     Some(abi::MPI_SUCCESS as c_int)
 }
 
-#[inline(always)]
+/// A get's fast path: the single-thread one, or with `threaded` the one under
+/// MPI_THREAD_MULTIPLE (in the function of its own the entry point jumps to:
+/// bindings/functions.txt, `threaded`); `None` for every case it does not take.
+///
 /// # Safety
 /// The pointer arguments are NULL or valid (the C caller's contract).
+#[inline(always)]
 unsafe fn get_attr_fast<H: CHandle>(
-    handle: H,
-    keyval: c_int,
-    value: *mut c_void,
-    flag: *mut c_int,
-) -> Option<c_int>
-where
-    H::Object: Object,
-{
-    // SAFETY: this function's contract.
-    unsafe { get_attr_by(handle, keyval, value, flag, false) }
-}
-
-#[inline(always)]
-/// [`get_attr_fast`] under MPI_THREAD_MULTIPLE (in the function of its own the entry point
-/// jumps to: bindings/functions.txt, `threaded`).
-///
-/// # Safety
-/// The pointer arguments are NULL or valid (the C caller's contract).
-unsafe fn get_attr_threaded<H: CHandle>(
-    handle: H,
-    keyval: c_int,
-    value: *mut c_void,
-    flag: *mut c_int,
-) -> Option<c_int>
-where
-    H::Object: Object,
-{
-    // SAFETY: this function's contract.
-    unsafe { get_attr_by(handle, keyval, value, flag, true) }
-}
-
-/// A get's fast path, single-thread or `threaded`; `None` for every case it does not take.
-///
-/// # Safety
-/// The pointer arguments are NULL or valid (the C caller's contract).
-#[inline(always)]
-unsafe fn get_attr_by<H: CHandle>(
     handle: H,
     keyval: c_int,
     value: *mut c_void,
@@ -242,12 +209,7 @@ where
         }
         decode(handle).ok()
     };
-    let universe = current()?;
-    let found = if threaded {
-        universe.get_attr_threaded(object, Keyval(keyval), Language::C)?
-    } else {
-        universe.get_attr_fast(object, Keyval(keyval), Language::C)?
-    };
+    let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
     unsafe {
         if let Some(word) = found {
@@ -357,7 +319,7 @@ pub(super) unsafe fn comm_get_attr_fast(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag, false) }
 }
 
 #[inline(always)]
@@ -368,7 +330,7 @@ pub(super) unsafe fn comm_get_attr_threaded(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_threaded(comm, comm_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -466,7 +428,7 @@ pub(super) unsafe fn type_get_attr_fast(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag, false) }
 }
 
 #[inline(always)]
@@ -477,7 +439,7 @@ pub(super) unsafe fn type_get_attr_threaded(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_threaded(datatype, type_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -575,7 +537,7 @@ pub(super) unsafe fn win_get_attr_fast(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag, false) }
 }
 
 #[inline(always)]
@@ -586,7 +548,7 @@ pub(super) unsafe fn win_get_attr_threaded(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_threaded(win, win_keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -676,7 +638,7 @@ pub(super) unsafe fn attr_get_fast(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(comm, keyval, attribute_val, flag, false) }
 }
 
 #[inline(always)]
@@ -687,7 +649,7 @@ pub(super) unsafe fn attr_get_threaded(
     flag: *mut c_int,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_threaded(comm, keyval, attribute_val, flag) }
+    unsafe { get_attr_fast(comm, keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.

@@ -1373,30 +1373,24 @@ impl Universe {
 
     /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
     /// `object` names the object, or declines (`None`); it runs after the gate, so that a
-    /// call the gate turns away spends nothing on it.
+    /// call the gate turns away spends nothing on it. With `threaded`, the same under
+    /// [`ThreadLevel::Multiple`], from a thread that holds its reader slot (see
+    /// [`Universe::with_process_fence`]).
     #[inline(always)]
     pub(crate) fn get_attr_fast<O: Object>(
         &self,
         object: impl FnOnce() -> Option<O>,
         keyval: Keyval,
         view: Language,
+        threaded: bool,
     ) -> Option<Option<Word>> {
         // A read: a look that does not mark the gate held (nothing in it can re-enter).
-        self.state
-            .peek_single_with(Self::get_in_named, (object, keyval, view))?
-    }
-
-    /// [`Universe::get_attr_fast`] under [`ThreadLevel::Multiple`], from a thread that holds
-    /// its reader slot (see [`Universe::with_process_fence`]).
-    #[inline(always)]
-    pub(crate) fn get_attr_threaded<O: Object>(
-        &self,
-        object: impl FnOnce() -> Option<O>,
-        keyval: Keyval,
-        view: Language,
-    ) -> Option<Option<Word>> {
-        self.state
-            .peek_held_with(Self::get_in_named, (object, keyval, view))?
+        let arguments = (object, keyval, view);
+        if threaded {
+            self.state.peek_held_with(Self::get_in_named, arguments)?
+        } else {
+            self.state.peek_single_with(Self::get_in_named, arguments)?
+        }
     }
 
     #[inline(always)]

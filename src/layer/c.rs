@@ -476,7 +476,7 @@ pub(super) fn get_fast<K: Kind>(
     view: Language,
 ) -> Option<Option<Word>> {
     let object = shadows::recently_found::<K::O>(handle.key())?;
-    super::ready()?.get_attr_fast(move || Some(object), Keyval(keyval), view)
+    super::ready()?.get_attr_fast(move || Some(object), Keyval(keyval), view, false)
 }
 
 /// The common case of a delete, for C and Fortran: no delete callback due (see
@@ -655,7 +655,7 @@ pub(super) fn get_value<K: Kind>(
     object
         .and_then(|object| {
             // The common case without a lock, else the full get.
-            match universe.get_attr_fast(move || Some(object), Keyval(keyval), view) {
+            match universe.get_attr_fast(move || Some(object), Keyval(keyval), view, false) {
                 Some(found) => Ok(found),
                 None => universe.get_attr(object, Keyval(keyval), view),
             }
