@@ -114,9 +114,10 @@ pub struct Annotation {
     pub on: Option<String>,
     /// Whether `<body>_fast` is tried first, without the panic boundary.
     pub fast: bool,
-    /// Whether the whole function tries `<body>_threaded` first: the fast path under
-    /// MPI_THREAD_MULTIPLE, kept out of the entry point (whose single-thread fast path would
-    /// otherwise keep more registers).
+    /// Whether the entry point's last step is a jump to `threaded_X`, which tries
+    /// `<body>_threaded` (the fast path under MPI_THREAD_MULTIPLE, kept out of the entry
+    /// point, whose single-thread fast path would otherwise keep more registers) and then
+    /// jumps to the whole function.
     pub threaded: bool,
     /// Whether the large-count form `MPI_X_c` is implemented too (body `<body>_c`).
     pub large: bool,

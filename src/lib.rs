@@ -74,7 +74,7 @@ pub use engine::{TypeClass, TypeContents, TypeEnvelope};
 /// their universe; `None` if the kernel has none.
 ///
 /// ```
-/// use mpiattr::{Comm, Language, ThreadLevel, Universe};
+/// use mpiattr::{Comm, ThreadLevel, Universe};
 ///
 /// let mut universe = Universe::new(ThreadLevel::Multiple);
 /// if let Some(fence) = mpiattr::membarrier_fence() {

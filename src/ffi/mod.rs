@@ -97,9 +97,12 @@ pub(crate) fn anytime() -> Result<&'static Universe> {
 /// process fence where the kernel has one.
 fn made(level: ThreadLevel) -> Universe {
     let universe = Universe::new_without_world(level);
+    if level != ThreadLevel::Multiple {
+        return universe;
+    }
     match membarrier_fence() {
-        Some(fence) if level == ThreadLevel::Multiple => universe.with_process_fence(fence),
-        _ => universe,
+        Some(fence) => universe.with_process_fence(fence),
+        None => universe,
     }
 }
 
