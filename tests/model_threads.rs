@@ -74,7 +74,12 @@ fn four_threads_on_shared_and_private_objects() {
 /// reader slots back.
 #[test]
 fn four_threads_with_a_process_fence() {
-    let fence = mpiattr::membarrier_fence().expect("this kernel has no expedited membarrier");
+    // A kernel without it (or a sandbox that refuses it) leaves the library on its
+    // read-modify-write counting, which the test above covers.
+    let Some(fence) = mpiattr::membarrier_fence() else {
+        eprintln!("model_threads: skipped: this kernel gives no expedited membarrier");
+        return;
+    };
     four_threads(Universe::new(ThreadLevel::Multiple).with_process_fence(fence));
 }
 

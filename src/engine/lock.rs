@@ -795,7 +795,12 @@ mod tests {
     #[cfg(not(feature = "layer"))]
     #[test]
     fn readers_with_a_fence_see_whole_writes() {
-        let fence = crate::membarrier_fence().expect("this kernel has no expedited membarrier");
+        // A kernel without it (or a sandbox that refuses it) leaves the library on its
+        // read-modify-write counting, which the unfenced test covers.
+        let Some(fence) = crate::membarrier_fence() else {
+            eprintln!("skipped: this kernel gives no expedited membarrier");
+            return;
+        };
         let mut lock = StateLock::new([0u64; 8], ThreadLevel::Multiple);
         lock.set_process_fence(fence);
         race_readers_and_a_writer(lock);
