@@ -14,8 +14,9 @@
 //! Writers are serialised by a mutex and cost a scan of the slots.
 //!
 //! Given a [`ProcessFence`] (the C and Fortran shells pass Linux's `membarrier`), a thread
-//! takes the slot its thread picks for its own at its first read, if no other thread has, and
-//! from then on counts itself there with plain stores: no atomic read-modify-write, no fence.
+//! takes a slot for its own at its first read (of the two its pointer picks, the first no
+//! other thread holds; it gives it back when it ends) and from then on counts itself there
+//! with plain stores: no atomic read-modify-write, no fence.
 //! That is the asymmetric form of the handshake: the reader's store of its count and its load
 //! of the writer's flag may pass each other in the processor, and the writer, after raising
 //! the flag, makes every thread of the process execute a full fence before it reads the
@@ -28,7 +29,7 @@
 //! then on, until [`RETAKE_AFTER`] reads were counted so in its slot without another writer
 //! taking it back: a thread that reads often between writes gets its slot again (only that
 //! thread: a slot's own count has one writer), and the writes between reads pay for a fence
-//! at most once per that many reads. A thread whose slot another holds counts itself with
+//! at most once per that many reads. A thread whose two slots others hold counts itself with
 //! atomic read-modify-writes in the slot's shared count, as every reader does without a
 //! fence (and under valgrind, whose thread checkers know the lock as a reader-writer lock
 //! and cannot follow the plain stores).
@@ -42,10 +43,10 @@
 //! program is checked by both tools against the library as it is shipped (ci/check-memory).
 //! Single mode needs no description: one thread owns the state.
 
-use std::cell::UnsafeCell;
+use std::cell::{RefCell, UnsafeCell};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use super::error::Error;
 use super::valgrind;
@@ -122,8 +123,9 @@ pub(crate) fn current_thread() -> usize {
     MARK.with(|mark| mark as *const u8 as usize)
 }
 
-/// Reader slots of [`ThreadLevel::Multiple`]: threads share one only when their thread
-/// pointers hash alike.
+/// Reader slots of [`ThreadLevel::Multiple`]. A thread's pointer hashes to two of them (see
+/// [`Shared::slots`]): a thread takes the first free one of its two, so threads share one
+/// only when both of a thread's are taken.
 const READER_SLOTS: usize = 16;
 
 /// A function that returns once every running thread of the process has executed a full
@@ -138,8 +140,8 @@ pub type ProcessFence = fn();
 #[derive(Default)]
 struct Counter {
     /// The thread pointer of the thread that holds the slot, with [`TAKEN_BACK`] set once a
-    /// writer took the slot back; [`FREE`] until a thread takes it. Only that thread ever
-    /// takes it again (a thread that ends leaves it to a later one with the same pointer).
+    /// writer took the slot back; [`FREE`] until a thread takes it, and again once that
+    /// thread has ended (see [`SlotsTaken`]). Only the holder takes a slot taken back again.
     owner: AtomicUsize,
     /// The holder's reads under way: written by the holder alone (the thread named by
     /// `owner`, taken back or not), with plain stores.
@@ -214,37 +216,105 @@ impl Shared {
         valgrind::rwlock_released(self.address(), exclusive);
     }
 
-    /// The slot of a thread.
+    /// The two slots of a thread, by two parts of a hash of its pointer (thread pointers are
+    /// far apart: the page number is hashed). The second is looked at only when the first is
+    /// not the thread's; it may be the first again.
     #[inline(always)]
-    fn slot(&self, thread: usize) -> &Counter {
-        // Thread pointers are far apart: hash the page number, keep the top bits.
+    fn slots(&self, thread: usize) -> (&Counter, &Counter) {
+        const BITS: u32 = READER_SLOTS.trailing_zeros();
         let hash = (thread >> 12).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.readers[hash >> (usize::BITS - READER_SLOTS.trailing_zeros())]
+        (
+            &self.readers[hash >> (usize::BITS - BITS)],
+            &self.readers[(hash >> (usize::BITS - 2 * BITS)) % READER_SLOTS],
+        )
     }
 
-    /// Whether the calling thread, `me`, counts itself in its slot's `own` count: it holds
-    /// the slot, or takes it now (a fence is there, and the slot is free, or was taken back
-    /// from this thread [`RETAKE_AFTER`] reads ago). A slot taken back from another thread
-    /// stays so: `own` has one writer.
+    /// The slot the calling thread, `me`, holds (counts itself in with plain stores), if
+    /// either of its two is.
     #[inline(always)]
-    fn holds(&self, slot: &Counter, me: usize) -> bool {
-        let owner = slot.owner.load(Ordering::Relaxed);
-        owner == me
-            || (self.fence.is_some()
-                && (owner == FREE
-                    || (owner == me | TAKEN_BACK
-                        && slot.others.load(Ordering::Relaxed) >> 32 >= RETAKE_AFTER))
-                && Self::take(slot, owner, me))
+    fn held(&self, me: usize) -> Option<&Counter> {
+        let (first, second) = self.slots(me);
+        if first.owner.load(Ordering::Relaxed) == me {
+            return Some(first);
+        }
+        (second.owner.load(Ordering::Relaxed) == me).then_some(second)
     }
 
-    /// Takes a slot for the calling thread. The exchange is sequentially consistent: a
-    /// writer that raised its flag before it and did not see the holder (so made no fence)
-    /// is seen by each of the holder's later reads (sequentially consistent loads).
+    /// Where the calling thread, `me`, counts a read, and whether in the slot's `own` count:
+    /// a slot of its two that it holds, or takes now (a fence is there, and the slot was
+    /// taken back from this thread [`RETAKE_AFTER`] reads ago, or, if neither was taken back
+    /// from it, is free); else the shared count of the one taken back from it, or of its
+    /// first. A slot taken back from another thread stays so: `own` has one writer.
+    #[inline(always)]
+    fn choose(this: &Arc<Shared>, me: usize) -> (&Counter, bool) {
+        if let Some(slot) = this.held(me) {
+            return (slot, true);
+        }
+        Self::take_or_share(this, me)
+    }
+
     #[cold]
-    fn take(slot: &Counter, owner: usize, me: usize) -> bool {
-        slot.owner
-            .compare_exchange(owner, me, Ordering::SeqCst, Ordering::Relaxed)
-            .is_ok()
+    #[inline(never)]
+    fn take_or_share(this: &Arc<Shared>, me: usize) -> (&Counter, bool) {
+        let (first, second) = this.slots(me);
+        let taken_back = [first, second]
+            .into_iter()
+            .find(|slot| slot.owner.load(Ordering::Relaxed) == me | TAKEN_BACK);
+        if let Some(slot) = taken_back {
+            let retake = this.fence.is_some()
+                && slot.others.load(Ordering::Relaxed) >> 32 >= RETAKE_AFTER
+                && Self::take(this, slot, me | TAKEN_BACK, me);
+            return (slot, retake);
+        }
+        if this.fence.is_some() {
+            for slot in [first, second] {
+                if slot.owner.load(Ordering::Relaxed) == FREE && Self::take(this, slot, FREE, me) {
+                    return (slot, true);
+                }
+            }
+        }
+        (first, false)
+    }
+
+    /// Takes a slot for the calling thread, which then gives it back when it ends. The
+    /// exchange is sequentially consistent: a writer that raised its flag before it and did
+    /// not see the holder (so made no fence) is seen by each of the holder's later reads
+    /// (sequentially consistent loads). A thread already ending takes none.
+    fn take(this: &Arc<Shared>, slot: &Counter, owner: usize, me: usize) -> bool {
+        let noted = SLOTS_TAKEN.try_with(|taken| {
+            let Ok(mut taken) = taken.0.try_borrow_mut() else {
+                return false;
+            };
+            taken.retain(|shared| shared.strong_count() > 0);
+            if !taken
+                .iter()
+                .any(|shared| shared.as_ptr() == Arc::as_ptr(this))
+            {
+                taken.push(Arc::downgrade(this));
+            }
+            true
+        });
+        noted == Ok(true)
+            && slot
+                .owner
+                .compare_exchange(owner, me, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+    }
+
+    /// Frees the slots of a thread that ends, `me` (it reads no more), for other threads to
+    /// take; under the writers' mutex, since writers change held slots too.
+    fn give_back(&self, me: usize) {
+        let _writers = self
+            .writers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for slot in &self.readers {
+            let owner = slot.owner.load(Ordering::SeqCst);
+            if owner & !TAKEN_BACK == me && slot.own.load(Ordering::SeqCst) == 0 {
+                slot.owner.store(FREE, Ordering::SeqCst);
+                slot.others.fetch_and(UNDER_WAY, Ordering::SeqCst);
+            }
+        }
     }
 
     /// The writer's side of the handshake with the holders (its flag raised): if another
@@ -272,6 +342,29 @@ impl Shared {
     }
 }
 
+/// The locks a thread took reader slots of: it gives them back when it ends (a thread-local's
+/// destructor), so that the threads of later rounds, whose pointers may hash alike, can take
+/// them.
+struct SlotsTaken(RefCell<Vec<Weak<Shared>>>);
+
+thread_local! {
+    static SLOTS_TAKEN: SlotsTaken = const { SlotsTaken(RefCell::new(Vec::new())) };
+}
+
+impl Drop for SlotsTaken {
+    fn drop(&mut self) {
+        let me = current_thread();
+        for shared in self
+            .0
+            .get_mut()
+            .drain(..)
+            .filter_map(|shared| shared.upgrade())
+        {
+            shared.give_back(me);
+        }
+    }
+}
+
 impl Drop for Shared {
     fn drop(&mut self) {
         if self.annotate && *self.registered.get_mut() {
@@ -292,7 +385,9 @@ fn pause(spins: &mut u32) {
 
 pub(crate) struct StateLock<T> {
     data: UnsafeCell<T>,
-    shared: Option<Shared>,
+    /// Multiple mode's readers and writers; shared with the threads that took its slots (they
+    /// give them back when they end).
+    shared: Option<Arc<Shared>>,
     owner: usize,
     /// Single mode's gate: the owner's thread pointer while nobody is in, that pointer with
     /// its low bit set while the owner is (thread pointers are aligned); 0 in Multiple mode.
@@ -312,7 +407,7 @@ impl<T> StateLock<T> {
     pub(crate) fn new(data: T, level: ThreadLevel) -> Self {
         StateLock {
             data: UnsafeCell::new(data),
-            shared: (level == ThreadLevel::Multiple).then(Shared::new),
+            shared: (level == ThreadLevel::Multiple).then(|| Arc::new(Shared::new())),
             owner: current_thread(),
             gate: AtomicUsize::new(match level {
                 ThreadLevel::Single => current_thread(),
@@ -401,9 +496,8 @@ impl<T> StateLock<T> {
         match &self.shared {
             Some(shared) => {
                 let me = current_thread();
-                let slot = shared.slot(me);
                 loop {
-                    let held = shared.holds(slot, me);
+                    let (slot, held) = Shared::choose(shared, me);
                     if held {
                         // Only this thread writes `own`: a plain store (the fence is the
                         // writer's). Reads may nest.
@@ -497,8 +591,8 @@ impl<T> StateLock<T> {
     pub(crate) fn peek_held_with<A, R>(&self, f: fn(&T, A) -> R, arguments: A) -> Option<R> {
         let me = current_thread();
         let shared = self.shared.as_ref()?;
-        let slot = shared.slot(me);
-        if slot.owner.load(Ordering::Relaxed) != me || slot.own.load(Ordering::Relaxed) != 0 {
+        let slot = shared.held(me)?;
+        if slot.own.load(Ordering::Relaxed) != 0 {
             return None;
         }
         slot.own.store(1, Ordering::Relaxed);
@@ -517,9 +611,10 @@ impl<T> StateLock<T> {
 
     /// Lets readers hold their slots with `fence` for writers (Multiple mode, not under
     /// valgrind: its thread checkers know the lock as a reader-writer lock and could not
-    /// follow the plain stores).
+    /// follow the plain stores). Before any thread read: a fence given once threads hold
+    /// slots is not taken.
     pub(crate) fn set_process_fence(&mut self, fence: ProcessFence) {
-        if let Some(shared) = &mut self.shared {
+        if let Some(shared) = self.shared.as_mut().and_then(Arc::get_mut) {
             if !shared.annotate {
                 shared.fence = Some(fence);
             }
@@ -733,7 +828,7 @@ mod tests {
         assert_eq!(lock.peek_held_with(look, 1), None);
         let me = current_thread();
         let shared = lock.shared.as_ref().unwrap();
-        let slot = shared.slot(me);
+        let slot = shared.slots(me).0;
         {
             let guard = lock.read().unwrap();
             assert_eq!(*guard, 1);
@@ -789,6 +884,75 @@ mod tests {
         // Another thread's does.
         write_elsewhere(6);
         assert_eq!(FENCES.load(Ordering::SeqCst), before + 1);
+    }
+
+    /// A fence for the tests that do not count them (the test above counts them all).
+    fn uncounted_fence() {
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+
+    #[test]
+    fn a_thread_whose_first_slot_is_held_takes_its_second() {
+        let mut lock = StateLock::new(0u64, ThreadLevel::Multiple);
+        lock.set_process_fence(uncounted_fence);
+        let shared = lock.shared.clone().unwrap();
+        // Made-up thread pointers (pages): b and c share a's first slot, c also b's second.
+        let a = 1usize << 30;
+        let first = shared.slots(a).0;
+        let alike = |b: usize| (1..).map(move |page| b + (page << 12));
+        let b = alike(a)
+            .find(|&b| {
+                let (f, s) = shared.slots(b);
+                std::ptr::eq(f, first) && !std::ptr::eq(s, first)
+            })
+            .unwrap();
+        let second = shared.slots(b).1;
+        let at = |slot: &Counter| shared.readers.iter().position(|s| std::ptr::eq(s, slot));
+        let c = alike(b)
+            .find(|&c| {
+                let (f, s) = shared.slots(c);
+                (at(f), at(s)) == (at(first), at(second))
+            })
+            .unwrap();
+        let chosen = |me| {
+            let (slot, held) = Shared::choose(&shared, me);
+            (at(slot), held)
+        };
+        assert_eq!(chosen(a), (at(first), true));
+        assert_eq!(chosen(b), (at(second), true));
+        assert_eq!(shared.held(b).map(at), Some(at(second)));
+        // Both of c's are held: it counts itself in its first's shared count.
+        assert_eq!(chosen(c), (at(first), false));
+        assert_eq!(shared.held(c).map(at), None);
+        assert_eq!(first.owner.load(Ordering::SeqCst), a);
+        assert_eq!(second.owner.load(Ordering::SeqCst), b);
+    }
+
+    #[test]
+    fn a_thread_that_ends_gives_its_slot_back() {
+        let mut lock = StateLock::new(1u64, ThreadLevel::Multiple);
+        lock.set_process_fence(uncounted_fence);
+        let lock = std::sync::Arc::new(lock);
+        let shared = lock.shared.clone().unwrap();
+        let (told, told_me) = std::sync::mpsc::channel();
+        let (end, ended) = std::sync::mpsc::channel::<()>();
+        let reader = lock.clone();
+        let thread = std::thread::spawn(move || {
+            assert_eq!(*reader.read().unwrap(), 1);
+            told.send(current_thread()).unwrap();
+            ended.recv().unwrap();
+        });
+        let them = told_me.recv().unwrap();
+        let slot = shared.held(them).expect("the reader holds a slot");
+        // Taken back by a write of this thread's, the slot is still the reader's alone.
+        *lock.lock().unwrap() = 2;
+        assert_eq!(slot.owner.load(Ordering::SeqCst), them | TAKEN_BACK);
+        end.send(()).unwrap();
+        thread.join().unwrap();
+        assert_eq!(slot.owner.load(Ordering::SeqCst), FREE);
+        // Another thread takes it (this one, if one of its slots is that one).
+        assert_eq!(*lock.read().unwrap(), 2);
+        assert!(shared.held(current_thread()).is_some());
     }
 
     /// Readers racing with a writer, with a real process fence (the shells' membarrier).
