@@ -17,9 +17,12 @@
  *   type_free      MPI_Type_free of such a duplicate, per attribute (N >= 16)
  *   comm_dup_free_call, type_dup_free_call
  *                  a whole MPI_Comm_dup + MPI_Comm_free (MPI_Type_dup + MPI_Type_free) of an
- *                  object with no attribute (printed as N = 0) and with one (N = 1), the
- *                  median of 15 runs: at 1 attribute a per-attribute figure would be the
- *                  difference of two times of about 100 ns, mostly noise
+ *                  object with no attribute (printed as N = 0) and with one (N = 1), timed
+ *                  over a loop of them like the other figures (a clock read around each
+ *                  call, as the per-attribute figures need, would add about two reads of the
+ *                  clock, 40 ns each on a virtual machine, to every implementation's figure):
+ *                  at 1 attribute a per-attribute figure would be the difference of two
+ *                  times of about 100 ns, mostly noise
  * and once:
  *   keyval         MPI_Comm_create_keyval + MPI_Comm_free_keyval
  *
@@ -141,6 +144,32 @@ static void type_dup_free(void *p, long count)
     }
 }
 
+/* Whole dup + free pairs of one object, for the calls at 0 and 1 attributes. */
+struct whole_state {
+    MPI_Comm comm;
+    MPI_Datatype type;
+};
+
+static void comm_dup_free_whole(void *p, long count)
+{
+    struct whole_state *s = p;
+    for (long i = 0; i < count; i++) {
+        MPI_Comm copy;
+        MPI_Comm_dup(s->comm, &copy);
+        MPI_Comm_free(&copy);
+    }
+}
+
+static void type_dup_free_whole(void *p, long count)
+{
+    struct whole_state *s = p;
+    for (long i = 0; i < count; i++) {
+        MPI_Datatype copy;
+        MPI_Type_dup(s->type, &copy);
+        MPI_Type_free(&copy);
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -150,8 +179,7 @@ static int cmp_double(const void *a, const void *b)
 #define DUP_REPEATS 15
 
 struct dup_figures {
-    double dup, freed;   /* per attribute */
-    double whole, bare;  /* a whole dup + free with the n attributes, and with none */
+    double dup, freed; /* per attribute */
 };
 
 static double median(double *values)
@@ -161,33 +189,26 @@ static double median(double *values)
 }
 
 /* Medians over DUP_REPEATS runs: per attribute (time with n attributes - time bare) / n, for
-   dup and for free, and the whole dup + free with n attributes and bare. */
+   dup and for free. */
 static struct dup_figures measure_dup(body_fn body, struct dup_state *s, int n)
 {
     long runs = n >= 256 ? 100 : 1000;
-    double dups[DUP_REPEATS], frees[DUP_REPEATS], wholes[DUP_REPEATS], bares[DUP_REPEATS];
+    double dups[DUP_REPEATS], frees[DUP_REPEATS];
     for (int r = 0; r < DUP_REPEATS; r++) {
         s->dup_ns = s->free_ns = s->bare_dup_ns = s->bare_free_ns = 0;
         body(s, runs);
         dups[r] = (s->dup_ns - s->bare_dup_ns) / (double)runs / n;
         frees[r] = (s->free_ns - s->bare_free_ns) / (double)runs / n;
-        wholes[r] = (s->dup_ns + s->free_ns) / (double)runs;
-        bares[r] = (s->bare_dup_ns + s->bare_free_ns) / (double)runs;
     }
-    struct dup_figures f = {median(dups), median(frees), median(wholes), median(bares)};
+    struct dup_figures f = {median(dups), median(frees)};
     return f;
 }
 
-/* One kind's rows: whole calls at 0 and 1 attributes, per attribute from 16 on. */
+/* One kind's per-attribute rows (from 16 attributes on). */
 static void print_dup(const char *kind, int n, struct dup_figures f)
 {
-    if (n == 1) {
-        printf("%s_dup_free_call 0 %.2f\n", kind, f.bare);
-        printf("%s_dup_free_call 1 %.2f\n", kind, f.whole);
-    } else {
-        printf("%s_dup %d %.2f\n", kind, n, f.dup);
-        printf("%s_free %d %.2f\n", kind, n, f.freed);
-    }
+    printf("%s_dup %d %.2f\n", kind, n, f.dup);
+    printf("%s_free %d %.2f\n", kind, n, f.freed);
 }
 
 static void keyval_create_free(void *p, long count)
@@ -236,8 +257,16 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)
             check(MPI_Type_set_attr(ds.type, type_keyvals[k], (void *)(intptr_t)(k + 1)),
                   "MPI_Type_set_attr");
-        print_dup("comm", n, measure_dup(comm_dup_free, &ds, n));
-        print_dup("type", n, measure_dup(type_dup_free, &ds, n));
+        if (n == 1) {
+            struct whole_state bare = {bare_comm, bare_type}, one = {cs.comm, ds.type};
+            printf("comm_dup_free_call 0 %.2f\n", measure(comm_dup_free_whole, &bare, 1));
+            printf("comm_dup_free_call 1 %.2f\n", measure(comm_dup_free_whole, &one, 1));
+            printf("type_dup_free_call 0 %.2f\n", measure(type_dup_free_whole, &bare, 1));
+            printf("type_dup_free_call 1 %.2f\n", measure(type_dup_free_whole, &one, 1));
+        } else {
+            print_dup("comm", n, measure_dup(comm_dup_free, &ds, n));
+            print_dup("type", n, measure_dup(type_dup_free, &ds, n));
+        }
         fflush(stdout);
         MPI_Type_free(&ds.type);
         MPI_Comm_free(&cs.comm);
