@@ -492,12 +492,11 @@ impl Registry {
         };
         let generations = self.generations;
         let entry = &mut self.slots[slot as usize];
-        entry.generation = next_generation(entry.generation, generations);
+        let generation = next_generation(entry.generation, generations);
+        entry.generation = generation;
         entry.record = Some(Record::new(spec, false));
         self.live += 1;
-        Ok(Keyval(
-            i32::from(entry.generation) << SLOT_BITS | slot as i32,
-        ))
+        Ok(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
     }
 
     /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
@@ -559,11 +558,12 @@ impl Registry {
         let none = entry.record.replace(Record::new(spec, false));
         // It was `None` (checked above): forgetting it skips the drop glue's call.
         std::mem::forget(none);
-        entry.generation = next_generation(entry.generation, self.generations);
+        // The number from the new generation as computed, not as read back: a 4-byte load of
+        // the 2 bytes just stored could not be forwarded from the store and would wait for it.
+        let generation = next_generation(entry.generation, self.generations);
+        entry.generation = generation;
         self.live += 1;
-        Some(Keyval(
-            i32::from(entry.generation) << SLOT_BITS | slot as i32,
-        ))
+        Some(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
     }
 
     fn record(&self, keyval: Keyval) -> Option<&Record> {
