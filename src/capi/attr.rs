@@ -103,7 +103,8 @@ unsafe fn create_keyval_fast(
     delete: usize,
     keyval: *mut c_int,
 ) -> Option<c_int> {
-    if copy > 1 || delete != 0 || keyval.is_null() {
+    // `copy > 1 || delete != 0` in one test.
+    if (copy >> 1 | delete) != 0 || keyval.is_null() {
         return None;
     }
     let created = current()?.create_keyval_fast(kind, Language::C, copy == 1)?;

@@ -322,46 +322,51 @@ struct Slot {
 }
 
 /// The free slots, oldest first: a ring buffer whose push and pop are inlined into the fast
-/// paths (`VecDeque`'s stay calls of their own).
+/// paths (`VecDeque`'s stay calls of their own). A pop moves only `head` and a push only
+/// `tail`, so a create and a free that follow each other do not wait on each other's store
+/// of a shared count.
 #[derive(Debug, Default)]
 struct FreeSlots {
-    /// Its length is the capacity; the free slots are the `len` from `head` on, wrapping.
+    /// Its length, the capacity, is 0 or a power of two: a position is a counter masked.
     ring: Vec<u32>,
+    /// Wrapping counters: the free slots are at positions `head..tail`.
     head: usize,
-    len: usize,
+    tail: usize,
 }
 
 impl FreeSlots {
     #[inline(always)]
     fn len(&self) -> usize {
-        self.len
+        self.tail.wrapping_sub(self.head)
     }
 
-    /// Whether a push would have to grow the ring first.
+    /// The position of a counter in the ring (none while the ring is empty).
     #[inline(always)]
-    fn is_full(&self) -> bool {
-        self.len == self.ring.len()
+    fn at(&self, counter: usize) -> usize {
+        counter & self.ring.len().wrapping_sub(1)
     }
 
     /// The oldest free slot, taken off.
     #[inline(always)]
     fn pop_front(&mut self) -> Option<u32> {
-        if self.len == 0 {
+        if self.head == self.tail {
             return None;
         }
-        let slot = *self.ring.get(self.head)?;
-        self.head += 1;
-        if self.head == self.ring.len() {
-            self.head = 0;
-        }
-        self.len -= 1;
+        self.pop_front_of_many()
+    }
+
+    /// [`FreeSlots::pop_front`] where the caller knows the ring is not empty.
+    #[inline(always)]
+    fn pop_front_of_many(&mut self) -> Option<u32> {
+        let slot = *self.ring.get(self.at(self.head))?;
+        self.head = self.head.wrapping_add(1);
         Some(slot)
     }
 
     /// Adds the newest free slot.
     #[inline(always)]
     fn push_back(&mut self, slot: u32) {
-        if self.is_full() {
+        if self.len() == self.ring.len() {
             self.grow();
         }
         self.push_within_capacity(slot);
@@ -371,18 +376,17 @@ impl FreeSlots {
     /// nothing done) if not.
     #[inline(always)]
     fn push_within_capacity(&mut self, slot: u32) -> bool {
-        let capacity = self.ring.len();
-        let mut at = self.head + self.len;
-        if at >= capacity {
-            at -= capacity;
+        if self.len() >= self.ring.len() {
+            return false;
         }
+        let at = self.at(self.tail);
         match self.ring.get_mut(at) {
-            Some(place) if self.len < capacity => {
+            Some(place) => {
                 *place = slot;
-                self.len += 1;
+                self.tail = self.tail.wrapping_add(1);
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 
@@ -391,11 +395,11 @@ impl FreeSlots {
     #[inline(never)]
     fn grow(&mut self) {
         let capacity = (2 * self.ring.len()).max(64);
-        let (wrapped, first) = self.ring.split_at(self.head);
         let mut ring = Vec::with_capacity(capacity);
-        ring.extend(first.iter().chain(wrapped).take(self.len));
+        ring.extend((self.head..self.head.wrapping_add(self.len())).map(|c| self.ring[self.at(c)]));
         ring.resize(capacity, 0);
         self.ring = ring;
+        self.tail = self.len();
         self.head = 0;
     }
 }
@@ -414,7 +418,6 @@ pub(crate) struct Registry {
     /// record. A set over a value reads its entry's own mark instead (attrs.rs).
     freed: Vec<bool>,
     free: FreeSlots,
-    live: usize,
     /// Generations run from 1 to `generations - 1` ([`GENERATIONS`] unless
     /// [`Registry::keep_numbers_below`] lowered it).
     generations: u16,
@@ -431,7 +434,6 @@ impl Registry {
             users: Vec::new(),
             freed: Vec::new(),
             free: FreeSlots::default(),
-            live: 0,
             generations: GENERATIONS,
             predefined: Vec::new(),
         }
@@ -482,7 +484,8 @@ impl Registry {
 
     /// Live keyvals, predefined ones included.
     pub(crate) fn len(&self) -> usize {
-        self.live + self.predefined.len()
+        // Every slot handed out has a record or waits in the free list.
+        self.used - self.free.len() + self.predefined.len()
     }
 
     pub(crate) fn create(&mut self, spec: KeyvalSpec) -> Result<Keyval> {
@@ -495,7 +498,6 @@ impl Registry {
         let generation = next_generation(entry.generation, generations);
         entry.generation = generation;
         entry.record = Some(Record::new(spec, false));
-        self.live += 1;
         Ok(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
     }
 
@@ -504,7 +506,7 @@ impl Registry {
     #[inline(always)]
     fn take_slot(&mut self) -> Option<u32> {
         if self.free.len() > REUSE_DELAY {
-            return self.free.pop_front();
+            return self.free.pop_front_of_many();
         }
         if self.used < self.slots.len() {
             self.used += 1;
@@ -562,7 +564,6 @@ impl Registry {
         // the 2 bytes just stored could not be forwarded from the store and would wait for it.
         let generation = next_generation(entry.generation, self.generations);
         entry.generation = generation;
-        self.live += 1;
         Some(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
     }
 
@@ -701,7 +702,6 @@ impl Registry {
         self.slots[slot as usize].record = None;
         self.freed[slot as usize] = false;
         self.free.push_back(slot);
-        self.live -= 1;
     }
 
     /// [`Registry::free`] of a live user keyval of `kind` without callbacks that no
@@ -731,7 +731,6 @@ impl Registry {
         // No callback, so no `Arc` in it: forgetting it leaks nothing and skips the drop
         // glue's call.
         std::mem::forget(slot.record.take());
-        self.live -= 1;
         Some(())
     }
 

@@ -1225,15 +1225,24 @@ impl Universe {
         language: Language,
         dup: bool,
     ) -> Option<Keyval> {
-        let mut state = self.state.try_single()?;
-        if state.finalized {
-            return None;
-        }
         let copy = if dup {
             Copying::Duplicate
         } else {
             Copying::Drop
         };
+        // It calls nothing that could reach the lock: the gate need not be marked held.
+        self.state
+            .poke_single_with(Self::create_keyval_in, (kind, language, copy))?
+    }
+
+    #[inline(always)]
+    fn create_keyval_in(
+        state: &mut State,
+        (kind, language, copy): (ObjectKind, Language, Copying),
+    ) -> Option<Keyval> {
+        if state.finalized {
+            return None;
+        }
         state.keyvals.create_plain(kind, language, copy)
     }
 
@@ -1243,7 +1252,13 @@ impl Universe {
     /// goes the whole way, which recovers the call first.)
     #[inline(always)]
     pub(crate) fn free_keyval_fast(&self, kind: ObjectKind, keyval: Keyval) -> Option<()> {
-        self.state.try_single()?.keyvals.free_plain(keyval, kind)
+        self.state
+            .poke_single_with(Self::free_keyval_in, (kind, keyval))?
+    }
+
+    #[inline(always)]
+    fn free_keyval_in(state: &mut State, (kind, keyval): (ObjectKind, Keyval)) -> Option<()> {
+        state.keyvals.free_plain(keyval, kind)
     }
 
     /// The calling thread ends: a callback it ran that never returned (it `longjmp`ed out)
