@@ -260,6 +260,15 @@ impl AttrSet {
         if self.len == 0 {
             return None;
         }
+        if !self.hashed() {
+            // The first slot holds an entry (the set is not empty, and a small set keeps its
+            // entries first), so its key is never the empty slots' 0: an object with one
+            // attribute finds it in one comparison.
+            let first = self.slots.first()?;
+            if first.keyval == keyval {
+                return Some(first);
+            }
+        }
         self.slots.get(self.find(keyval)?)
     }
 
