@@ -255,7 +255,8 @@ impl AttrSet {
         }
     }
 
-    #[inline]
+    /// Always inlined: the gets' fast paths (single-thread and threaded) must make no call.
+    #[inline(always)]
     pub(crate) fn get(&self, keyval: Keyval) -> Option<&Entry> {
         if self.len == 0 {
             return None;
