@@ -107,6 +107,12 @@ impl ObjectKind {
     fn slot(self) -> usize {
         self as usize
     }
+
+    /// The low 4 bits of the words ([`Id::word`]) of this kind's objects: 1 communicators,
+    /// 2 datatypes, 3 windows (the C layer's handles are these words).
+    pub(crate) const fn code(self) -> u64 {
+        self as u64 + 1
+    }
 }
 
 impl ObjectKind {
@@ -205,6 +211,14 @@ pub trait Object: Copy + Into<AnyObject> + private::Sealed {
 
 mod private {
     pub trait Sealed {}
+}
+
+/// An object's [`Id::word`], with its kind's code: how the fast paths name it (the layer's,
+/// which hold engine objects; the C shell's handles are the words themselves).
+#[cfg_attr(not(any(test, feature = "layer")), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn object_word<O: Object>(object: O) -> u64 {
+    object.id().word(O::KIND.code())
 }
 
 macro_rules! object_kind {
@@ -587,7 +601,8 @@ fn returning_to_this_call<T>(callback: impl FnOnce() -> T) -> T {
 impl State {
     fn empty(keyvals: Registry) -> State {
         State {
-            objects: Default::default(),
+            objects: [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win]
+                .map(|kind| Table::with_code(kind.code())),
             requests: Table::default(),
             p2p: messages::Queues::default(),
             ops: Table::default(),
@@ -1387,20 +1402,21 @@ impl Universe {
     // every other case (errors included), which the full operation then handles.
 
     /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
-    /// `object` names the object, or declines (`None`); it runs after the gate, so that a
-    /// call the gate turns away spends nothing on it. With `threaded`, the same under
+    /// `word` names the object by its [`Id::word`] (an object of kind `O` whose word it is),
+    /// or declines (`None`); it runs after the gate, so that a call the gate turns away
+    /// spends nothing on it. With `threaded`, the same under
     /// [`ThreadLevel::Multiple`], from a thread that holds its reader slot (see
     /// [`Universe::with_process_fence`]).
     #[inline(always)]
     pub(crate) fn get_attr_fast<O: Object>(
         &self,
-        object: impl FnOnce() -> Option<O>,
+        word: impl FnOnce() -> Option<u64>,
         keyval: Keyval,
         view: Language,
         threaded: bool,
     ) -> Option<Option<Word>> {
         // A read: a look that does not mark the gate held (nothing in it can re-enter).
-        let arguments = (object, keyval, view);
+        let arguments = (O::KIND, word, keyval, view);
         if threaded {
             self.state.peek_held_with(Self::get_in_named, arguments)?
         } else {
@@ -1409,11 +1425,12 @@ impl Universe {
     }
 
     #[inline(always)]
-    fn get_in_named<O: Object>(
+    fn get_in_named(
         state: &State,
-        (object, keyval, view): (impl FnOnce() -> Option<O>, Keyval, Language),
+        (kind, word, keyval, view): (ObjectKind, impl FnOnce() -> Option<u64>, Keyval, Language),
     ) -> Option<Option<Word>> {
-        Self::get_in(state, O::KIND, object()?.id(), keyval, view)
+        let data = state.table(kind).get_word(word()?)?;
+        Self::get_in_data(state, kind, data, keyval, view)
     }
 
     /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1442,19 +1459,18 @@ impl Universe {
             Language,
         ),
     ) -> Option<Option<Word>> {
-        let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
-        Self::get_in(state, kind, id, keyval, view)
+        let data = state.table(kind).get_at_if(index, accept)?;
+        Self::get_in_data(state, kind, data, keyval, view)
     }
 
     #[inline(always)]
-    fn get_in(
+    fn get_in_data(
         state: &State,
         kind: ObjectKind,
-        id: Id,
+        data: &ObjectData,
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
-        let data = state.table(kind).get(id)?;
         match data.attrs.get(keyval) {
             // A C reader of a Fortran value gets its cell: found the whole way, so that the
             // fast path makes no call (and needs no registers saved for one).
@@ -1470,23 +1486,21 @@ impl Universe {
     #[inline(always)]
     pub(crate) fn set_attr_fast<O: Object>(
         &self,
-        object: O,
+        object: u64,
         keyval: Keyval,
         language: Language,
         word: Word,
     ) -> Option<()> {
-        self.state.poke_single_with(
-            Self::set_in_at,
-            (O::KIND, object.id(), keyval, language, word),
-        )?
+        self.state
+            .poke_single_with(Self::set_in_at, (O::KIND, object, keyval, language, word))?
     }
 
     #[inline(always)]
     fn set_in_at(
         state: &mut State,
-        (kind, id, keyval, language, word): (ObjectKind, Id, Keyval, Language, Word),
+        (kind, object, keyval, language, word): (ObjectKind, u64, Keyval, Language, Word),
     ) -> Option<()> {
-        Self::set_in(state, kind, id, keyval, language, word)
+        Self::set_in(state, kind, object, keyval, language, word)
     }
 
     /// [`Universe::set_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1520,14 +1534,14 @@ impl Universe {
         ),
     ) -> Option<()> {
         let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
-        Self::set_in(state, kind, id, keyval, language, word)
+        Self::set_in(state, kind, id.word(kind.code()), keyval, language, word)
     }
 
     #[inline(always)]
     fn set_in(
         state: &mut State,
         kind: ObjectKind,
-        id: Id,
+        object: u64,
         keyval: Keyval,
         language: Language,
         word: Word,
@@ -1538,7 +1552,7 @@ impl Universe {
             spare,
             ..
         } = state;
-        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        let attrs = &mut objects[kind.slot()].get_word_mut(object)?.attrs;
         let stored = language.stored_word(word) as usize;
         // The entry vouches for the keyval (live, of this kind) and knows its actions.
         let Some(slot) = attrs.slot_of(keyval) else {
@@ -1563,20 +1577,23 @@ impl Universe {
     /// [`Universe::delete_attr`] where no delete callback is due (calling nothing, as the
     /// set).
     #[inline(always)]
-    pub(crate) fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
+    pub(crate) fn delete_attr_fast<O: Object>(&self, object: u64, keyval: Keyval) -> Option<()> {
         self.state
-            .poke_single_with(Self::delete_in, (O::KIND, object.id(), keyval))?
+            .poke_single_with(Self::delete_in, (O::KIND, object, keyval))?
     }
 
     #[inline(always)]
-    fn delete_in(state: &mut State, (kind, id, keyval): (ObjectKind, Id, Keyval)) -> Option<()> {
+    fn delete_in(
+        state: &mut State,
+        (kind, object, keyval): (ObjectKind, u64, Keyval),
+    ) -> Option<()> {
         let State {
             objects,
             keyvals,
             spare,
             ..
         } = state;
-        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        let attrs = &mut objects[kind.slot()].get_word_mut(object)?.attrs;
         let Some(slot) = attrs.slot_of(keyval) else {
             // Nothing to delete: done if the keyval is a live one of this kind.
             return keyvals.live_user(keyval, kind).map(|_| ());
