@@ -303,22 +303,76 @@ const SLOTS: usize = 1 << SLOT_BITS;
 /// slot, 1,023 generations).
 const REUSE_DELAY: usize = 1024;
 
-/// The generation after `generation`: 1 to `generations - 1`, then 1 again (a compare, not
-/// a division).
-#[inline(always)]
-fn next_generation(generation: u16, generations: u16) -> u16 {
-    let next = generation + 1;
-    if next >= generations {
-        1
-    } else {
-        next
-    }
+/// The bits of a slot's key that hold its number.
+const NUMBER_BITS: u64 = u32::MAX as u64;
+/// The bits of a slot's key that hold its keyval's kind ([`ObjectKind::code`]; 0 without a
+/// keyval).
+const KIND_SHIFT: u32 = 32;
+/// The bit of a slot's key that says its keyval has no callback (copy and delete are the
+/// predefined functions).
+const PLAIN: u64 = 1 << 34;
+
+#[derive(Debug)]
+struct Slot {
+    /// The slot's number (its generation and index: the number of its keyval, or of the last
+    /// one it had), its keyval's kind and whether the keyval is plain: the number and kind a
+    /// call names compare with it at once.
+    key: u64,
+    record: Option<Record>,
 }
 
-#[derive(Debug, Default)]
-struct Slot {
-    generation: u16,
-    record: Option<Record>,
+impl Slot {
+    /// Slot `index`, never used: generation 0.
+    fn new(index: usize) -> Slot {
+        Slot {
+            key: index as u64,
+            record: None,
+        }
+    }
+
+    fn generation(&self) -> u16 {
+        (self.key as u32 >> SLOT_BITS) as u16
+    }
+
+    /// Whether the slot holds the live keyval `keyval` of `kind` (with `plain`: one without
+    /// callbacks).
+    #[inline(always)]
+    fn holds(&self, keyval: Keyval, kind: ObjectKind, plain: bool) -> bool {
+        let key = u64::from(keyval.0 as u32) | kind.code() << KIND_SHIFT;
+        if plain {
+            self.key == key | PLAIN
+        } else {
+            self.key & !PLAIN == key
+        }
+    }
+
+    /// Gives the slot its next keyval, of `kind`, with `record`; its number: the next
+    /// generation's, from 1 up to below `limit` (a number bound), then 1 again.
+    #[inline(always)]
+    fn take(&mut self, limit: u32, kind: ObjectKind, record: Record) -> Keyval {
+        let plain = !matches!(record.spec.copy, CopyAction::Call(_))
+            && !matches!(record.spec.delete, DeleteAction::Call(_));
+        let old = self.record.replace(record);
+        // Slots in the free list have no record: a record here would be a bug, and forgetting
+        // it (rather than dropping) only leaks; it skips the drop glue's call.
+        debug_assert!(old.is_none(), "a slot taken holds no keyval");
+        std::mem::forget(old);
+        // The next generation is an addition to the number (which keeps the slot in its low
+        // bits), and its limit a comparison with a bound.
+        let mut number = (self.key as u32).wrapping_add(1 << SLOT_BITS);
+        if number >= limit {
+            number = (number & SLOT_MASK as u32) | 1 << SLOT_BITS;
+        }
+        self.key = u64::from(number) | kind.code() << KIND_SHIFT | if plain { PLAIN } else { 0 };
+        Keyval(number as i32)
+    }
+
+    /// The slot's keyval goes; its number stays for the next.
+    #[inline(always)]
+    fn vacate(&mut self) -> Option<Record> {
+        self.key &= NUMBER_BITS;
+        self.record.take()
+    }
 }
 
 /// The free slots, oldest first: a ring buffer whose push and pop are inlined into the fast
@@ -418,9 +472,9 @@ pub(crate) struct Registry {
     /// record. A set over a value reads its entry's own mark instead (attrs.rs).
     freed: Vec<bool>,
     free: FreeSlots,
-    /// Generations run from 1 to `generations - 1` ([`GENERATIONS`] unless
-    /// [`Registry::keep_numbers_below`] lowered it).
-    generations: u16,
+    /// Numbers stay below this: generations run from 1 to `number_limit >> SLOT_BITS` - 1
+    /// ([`GENERATIONS`] unless [`Registry::keep_numbers_below`] lowered it).
+    number_limit: u32,
     /// MPI_TAG_UB ... and MPI_WIN_BASE ..., by number.
     predefined: Vec<(Keyval, Record)>,
 }
@@ -434,7 +488,7 @@ impl Registry {
             users: Vec::new(),
             freed: Vec::new(),
             free: FreeSlots::default(),
-            generations: GENERATIONS,
+            number_limit: u32::from(GENERATIONS) << SLOT_BITS,
             predefined: Vec::new(),
         }
     }
@@ -479,7 +533,7 @@ impl Registry {
     /// so a number comes back sooner.
     pub(crate) fn keep_numbers_below(&mut self, bound: u32) {
         let generations = (bound >> SLOT_BITS).clamp(2, u32::from(GENERATIONS));
-        self.generations = generations as u16;
+        self.number_limit = generations << SLOT_BITS;
     }
 
     /// Live keyvals, predefined ones included.
@@ -493,12 +547,9 @@ impl Registry {
             Some(slot) => slot,
             None => self.grow_or_reuse().ok_or(Error::NoMemory)?,
         };
-        let generations = self.generations;
-        let entry = &mut self.slots[slot as usize];
-        let generation = next_generation(entry.generation, generations);
-        entry.generation = generation;
-        entry.record = Some(Record::new(spec, false));
-        Ok(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
+        let limit = self.number_limit;
+        let kind = spec.kind;
+        Ok(self.slots[slot as usize].take(limit, kind, Record::new(spec, false)))
     }
 
     /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
@@ -524,7 +575,8 @@ impl Registry {
             return self.free.pop_front();
         }
         let len = (2 * self.slots.len()).clamp(64, SLOTS);
-        self.slots.resize_with(len, Slot::default);
+        let made = self.slots.len();
+        self.slots.extend((made..len).map(Slot::new));
         self.users.resize(len, 0);
         self.freed.resize(len, false);
         self.take_slot()
@@ -541,12 +593,8 @@ impl Registry {
         copy: Copying,
     ) -> Option<Keyval> {
         let slot = self.take_slot()?;
-        // A slot taken exists and has no record: one that did not would not belong in the
-        // free list, which it has now left.
+        let limit = self.number_limit;
         let entry = self.slots.get_mut(slot as usize)?;
-        if entry.record.is_some() {
-            return None;
-        }
         let copy = match copy {
             Copying::Duplicate => CopyAction::Dup,
             _ => CopyAction::Null,
@@ -557,14 +605,7 @@ impl Registry {
             copy,
             delete: DeleteAction::Null,
         };
-        let none = entry.record.replace(Record::new(spec, false));
-        // It was `None` (checked above): forgetting it skips the drop glue's call.
-        std::mem::forget(none);
-        // The number from the new generation as computed, not as read back: a 4-byte load of
-        // the 2 bytes just stored could not be forwarded from the store and would wait for it.
-        let generation = next_generation(entry.generation, self.generations);
-        entry.generation = generation;
-        Some(Keyval(i32::from(generation) << SLOT_BITS | slot as i32))
+        Some(entry.take(limit, kind, Record::new(spec, false)))
     }
 
     fn record(&self, keyval: Keyval) -> Option<&Record> {
@@ -576,7 +617,7 @@ impl Registry {
                 .map(|(_, r)| r);
         }
         let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
-        if i32::from(slot.generation) != keyval.0 >> SLOT_BITS {
+        if i32::from(slot.generation()) != keyval.0 >> SLOT_BITS {
             return None;
         }
         slot.record.as_ref()
@@ -585,7 +626,7 @@ impl Registry {
     /// The record of a user keyval, mutably (predefined keyvals are never counted or freed).
     fn user_record_mut(&mut self, keyval: Keyval) -> Option<&mut Record> {
         let slot = self.slots.get_mut((keyval.0 & SLOT_MASK) as usize)?;
-        if keyval.0 >> SLOT_BITS == 0 || i32::from(slot.generation) != keyval.0 >> SLOT_BITS {
+        if keyval.0 >> SLOT_BITS == 0 || i32::from(slot.generation()) != keyval.0 >> SLOT_BITS {
             return None;
         }
         slot.record.as_mut()
@@ -612,8 +653,15 @@ impl Registry {
     pub(crate) fn live_user(&self, keyval: Keyval, kind: ObjectKind) -> Option<&Record> {
         let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
         let record = slot.record.as_ref()?;
-        let current = i32::from(slot.generation) == keyval.0 >> SLOT_BITS;
-        (current && record.spec.kind == kind).then_some(record)
+        slot.holds(keyval, kind, false).then_some(record)
+    }
+
+    /// Whether `keyval` is a live user keyval of `kind` (freed or not).
+    #[inline(always)]
+    pub(crate) fn is_live_user(&self, keyval: Keyval, kind: ObjectKind) -> bool {
+        self.slots
+            .get((keyval.0 & SLOT_MASK) as usize)
+            .is_some_and(|slot| slot.holds(keyval, kind, false))
     }
 
     /// The record of a keyval of `kind`; fails for unknown numbers and other kinds.
@@ -699,7 +747,7 @@ impl Registry {
     /// The keyval's number becomes invalid and its slot waits for reuse.
     fn vacate(&mut self, keyval: Keyval) {
         let slot = (keyval.0 & SLOT_MASK) as u32;
-        self.slots[slot as usize].record = None;
+        self.slots[slot as usize].vacate();
         self.freed[slot as usize] = false;
         self.free.push_back(slot);
     }
@@ -712,16 +760,11 @@ impl Registry {
     pub(crate) fn free_plain(&mut self, keyval: Keyval, kind: ObjectKind) -> Option<()> {
         let index = (keyval.0 & SLOT_MASK) as usize;
         let slot = self.slots.get_mut(index)?;
-        let record = slot.record.as_ref()?;
-        // A slot with a record has a generation of at least 1, so this also refuses the
-        // predefined keyvals (generation 0) and negative numbers. Unheld, it is not marked
-        // freed either (a keyval is marked only while held, and unmarked when vacated).
-        if i32::from(slot.generation) != keyval.0 >> SLOT_BITS
-            || record.spec.kind != kind
-            || matches!(record.spec.copy, CopyAction::Call(_))
-            || matches!(record.spec.delete, DeleteAction::Call(_))
-            || !matches!(self.users.get(index), Some(0))
-        {
+        // One comparison: the number (a slot with a keyval has a generation of at least 1, so
+        // this also refuses the predefined keyvals and negative numbers), the kind, a keyval
+        // (a slot without one has kind 0) and no callback. Unheld, it is not marked freed
+        // either (a keyval is marked only while held, and unmarked when vacated).
+        if !slot.holds(keyval, kind, true) || !matches!(self.users.get(index), Some(0)) {
             return None;
         }
         // The last check, which commits: the slot joins the list if the list has room.
@@ -730,7 +773,7 @@ impl Registry {
         }
         // No callback, so no `Arc` in it: forgetting it leaks nothing and skips the drop
         // glue's call.
-        std::mem::forget(slot.record.take());
+        std::mem::forget(slot.vacate());
         Some(())
     }
 
@@ -878,6 +921,14 @@ mod tests {
                 ..spec()
             })
             .unwrap();
+        let copier: Arc<dyn CopyCallback> =
+            Arc::new(|_: &Universe, _: AnyObject, _: Keyval, w: Word| Ok(Some(w)));
+        let with_copier = registry
+            .create(KeyvalSpec {
+                copy: CopyAction::Call(copier),
+                ..spec()
+            })
+            .unwrap();
         let plain = registry
             .create_plain(ObjectKind::Comm, Language::C, Copying::Duplicate)
             .expect("a slot is due for reuse");
@@ -897,6 +948,7 @@ mod tests {
             (Keyval(-1), ObjectKind::Comm),
             (Keyval(i32::MIN | plain.0), ObjectKind::Comm),
             (with_callback, ObjectKind::Comm),
+            (with_copier, ObjectKind::Comm),
         ] {
             assert_eq!(
                 registry.free_plain(keyval, kind),
@@ -904,7 +956,15 @@ mod tests {
                 "{keyval:?} {kind:?}"
             );
             assert_eq!((registry.len(), registry.free.len()), (len, free));
+            // Live user keyvals of their kind, with or without callbacks; nothing else.
+            let live = kind == ObjectKind::Comm && [with_callback, with_copier].contains(&keyval);
+            assert_eq!(
+                registry.is_live_user(keyval, kind),
+                live,
+                "{keyval:?} {kind:?}"
+            );
         }
+        assert!(registry.is_live_user(plain, ObjectKind::Comm));
         // Held, it is only marked freed, by the full free.
         registry.acquire(plain);
         assert_eq!(registry.free_plain(plain, ObjectKind::Comm), None);
@@ -917,8 +977,10 @@ mod tests {
             !registry.held_is_freed(plain),
             "a vacated slot is not marked freed"
         );
+        assert!(!registry.is_live_user(plain, ObjectKind::Comm), "vacated");
         registry.free(with_callback, ObjectKind::Comm).unwrap();
-        assert_eq!(registry.len(), len - 2);
+        registry.free(with_copier, ObjectKind::Comm).unwrap();
+        assert_eq!(registry.len(), len - 3);
     }
 
     #[test]

@@ -1476,7 +1476,7 @@ impl Universe {
             // fast path makes no call (and needs no registers saved for one).
             Some(entry) if entry.tag() != Language::C && view == Language::C => None,
             Some(entry) => Some(Some(value::view(entry.tag(), entry.word as Word, 0, view))),
-            None => state.keyvals.live_user(keyval, kind).map(|_| None),
+            None => state.keyvals.is_live_user(keyval, kind).then_some(None),
         }
     }
 
@@ -1596,7 +1596,7 @@ impl Universe {
         let attrs = &mut objects[kind.slot()].get_word_mut(object)?.attrs;
         let Some(slot) = attrs.slot_of(keyval) else {
             // Nothing to delete: done if the keyval is a live one of this kind.
-            return keyvals.live_user(keyval, kind).map(|_| ());
+            return keyvals.is_live_user(keyval, kind).then_some(());
         };
         // The entry vouches for the keyval (live, of this kind).
         let e = attrs.at(slot);
