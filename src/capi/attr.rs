@@ -5,7 +5,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-use super::handles::{decode, word_of, CHandle};
+use super::handles::{decode, CHandle};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn};
@@ -181,8 +181,8 @@ fn set_attr_fast<H: CHandle>(handle: H, keyval: c_int, value: *mut c_void) -> Op
 where
     H::Object: Object,
 {
-    let object = word_of(handle)?;
-    current()?.set_attr_fast::<H::Object>(object, Keyval(keyval), Language::C, value as Word)?;
+    let object = decode(handle).ok()?;
+    current()?.set_attr_fast(object, Keyval(keyval), Language::C, value as Word)?;
     Some(abi::MPI_SUCCESS as c_int)
 }
 
@@ -204,14 +204,13 @@ where
     H::Object: Object,
 {
     // The arguments are looked at once the universe lets the call in.
-    let word = move || {
+    let object = move || {
         if value.is_null() || flag.is_null() {
             return None;
         }
-        word_of(handle)
+        decode(handle).ok()
     };
-    let found =
-        current()?.get_attr_fast::<H::Object>(word, Keyval(keyval), Language::C, threaded)?;
+    let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
     unsafe {
         if let Some(word) = found {
@@ -227,7 +226,7 @@ fn delete_attr_fast<H: CHandle>(handle: H, keyval: c_int) -> Option<c_int>
 where
     H::Object: Object,
 {
-    current()?.delete_attr_fast::<H::Object>(word_of(handle)?, Keyval(keyval))?;
+    current()?.delete_attr_fast(decode(handle).ok()?, Keyval(keyval))?;
     Some(abi::MPI_SUCCESS as c_int)
 }
 

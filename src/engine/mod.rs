@@ -108,8 +108,8 @@ impl ObjectKind {
         self as usize
     }
 
-    /// The low 4 bits of the words ([`Id::word`]) of this kind's objects: 1 communicators,
-    /// 2 datatypes, 3 windows (the C layer's handles are these words).
+    /// A small number for the kind, never 0: 1 communicators, 2 datatypes, 3 windows (as in
+    /// their C handles' low bits). A keyval's slot keeps its kind's.
     pub(crate) const fn code(self) -> u64 {
         self as u64 + 1
     }
@@ -211,14 +211,6 @@ pub trait Object: Copy + Into<AnyObject> + private::Sealed {
 
 mod private {
     pub trait Sealed {}
-}
-
-/// An object's [`Id::word`], with its kind's code: how the fast paths name it (the layer's,
-/// which hold engine objects; the C shell's handles are the words themselves).
-#[cfg_attr(not(any(test, feature = "layer")), allow(dead_code))]
-#[inline(always)]
-pub(crate) fn object_word<O: Object>(object: O) -> u64 {
-    object.id().word(O::KIND.code())
 }
 
 macro_rules! object_kind {
@@ -601,8 +593,7 @@ fn returning_to_this_call<T>(callback: impl FnOnce() -> T) -> T {
 impl State {
     fn empty(keyvals: Registry) -> State {
         State {
-            objects: [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win]
-                .map(|kind| Table::with_code(kind.code())),
+            objects: Default::default(),
             requests: Table::default(),
             p2p: messages::Queues::default(),
             ops: Table::default(),
@@ -1402,21 +1393,20 @@ impl Universe {
     // every other case (errors included), which the full operation then handles.
 
     /// [`Universe::get_attr`] of a user keyval: `Some(None)` if the object has no value.
-    /// `word` names the object by its [`Id::word`] (an object of kind `O` whose word it is),
-    /// or declines (`None`); it runs after the gate, so that a call the gate turns away
-    /// spends nothing on it. With `threaded`, the same under
+    /// `object` names the object, or declines (`None`); it runs after the gate, so that a
+    /// call the gate turns away spends nothing on it. With `threaded`, the same under
     /// [`ThreadLevel::Multiple`], from a thread that holds its reader slot (see
     /// [`Universe::with_process_fence`]).
     #[inline(always)]
     pub(crate) fn get_attr_fast<O: Object>(
         &self,
-        word: impl FnOnce() -> Option<u64>,
+        object: impl FnOnce() -> Option<O>,
         keyval: Keyval,
         view: Language,
         threaded: bool,
     ) -> Option<Option<Word>> {
         // A read: a look that does not mark the gate held (nothing in it can re-enter).
-        let arguments = (O::KIND, word, keyval, view);
+        let arguments = (object, keyval, view);
         if threaded {
             self.state.peek_held_with(Self::get_in_named, arguments)?
         } else {
@@ -1425,12 +1415,11 @@ impl Universe {
     }
 
     #[inline(always)]
-    fn get_in_named(
+    fn get_in_named<O: Object>(
         state: &State,
-        (kind, word, keyval, view): (ObjectKind, impl FnOnce() -> Option<u64>, Keyval, Language),
+        (object, keyval, view): (impl FnOnce() -> Option<O>, Keyval, Language),
     ) -> Option<Option<Word>> {
-        let data = state.table(kind).get_word(word()?)?;
-        Self::get_in_data(state, kind, data, keyval, view)
+        Self::get_in(state, O::KIND, object()?.id(), keyval, view)
     }
 
     /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1459,18 +1448,19 @@ impl Universe {
             Language,
         ),
     ) -> Option<Option<Word>> {
-        let data = state.table(kind).get_at_if(index, accept)?;
-        Self::get_in_data(state, kind, data, keyval, view)
+        let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
+        Self::get_in(state, kind, id, keyval, view)
     }
 
     #[inline(always)]
-    fn get_in_data(
+    fn get_in(
         state: &State,
         kind: ObjectKind,
-        data: &ObjectData,
+        id: Id,
         keyval: Keyval,
         view: Language,
     ) -> Option<Option<Word>> {
+        let data = state.table(kind).get(id)?;
         match data.attrs.get(keyval) {
             // A C reader of a Fortran value gets its cell: found the whole way, so that the
             // fast path makes no call (and needs no registers saved for one).
@@ -1486,21 +1476,23 @@ impl Universe {
     #[inline(always)]
     pub(crate) fn set_attr_fast<O: Object>(
         &self,
-        object: u64,
+        object: O,
         keyval: Keyval,
         language: Language,
         word: Word,
     ) -> Option<()> {
-        self.state
-            .poke_single_with(Self::set_in_at, (O::KIND, object, keyval, language, word))?
+        self.state.poke_single_with(
+            Self::set_in_at,
+            (O::KIND, object.id(), keyval, language, word),
+        )?
     }
 
     #[inline(always)]
     fn set_in_at(
         state: &mut State,
-        (kind, object, keyval, language, word): (ObjectKind, u64, Keyval, Language, Word),
+        (kind, id, keyval, language, word): (ObjectKind, Id, Keyval, Language, Word),
     ) -> Option<()> {
-        Self::set_in(state, kind, object, keyval, language, word)
+        Self::set_in(state, kind, id, keyval, language, word)
     }
 
     /// [`Universe::set_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1534,14 +1526,14 @@ impl Universe {
         ),
     ) -> Option<()> {
         let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
-        Self::set_in(state, kind, id.word(kind.code()), keyval, language, word)
+        Self::set_in(state, kind, id, keyval, language, word)
     }
 
     #[inline(always)]
     fn set_in(
         state: &mut State,
         kind: ObjectKind,
-        object: u64,
+        id: Id,
         keyval: Keyval,
         language: Language,
         word: Word,
@@ -1552,7 +1544,7 @@ impl Universe {
             spare,
             ..
         } = state;
-        let attrs = &mut objects[kind.slot()].get_word_mut(object)?.attrs;
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
         let stored = language.stored_word(word) as usize;
         // The entry vouches for the keyval (live, of this kind) and knows its actions.
         let Some(slot) = attrs.slot_of(keyval) else {
@@ -1577,23 +1569,20 @@ impl Universe {
     /// [`Universe::delete_attr`] where no delete callback is due (calling nothing, as the
     /// set).
     #[inline(always)]
-    pub(crate) fn delete_attr_fast<O: Object>(&self, object: u64, keyval: Keyval) -> Option<()> {
+    pub(crate) fn delete_attr_fast<O: Object>(&self, object: O, keyval: Keyval) -> Option<()> {
         self.state
-            .poke_single_with(Self::delete_in, (O::KIND, object, keyval))?
+            .poke_single_with(Self::delete_in, (O::KIND, object.id(), keyval))?
     }
 
     #[inline(always)]
-    fn delete_in(
-        state: &mut State,
-        (kind, object, keyval): (ObjectKind, u64, Keyval),
-    ) -> Option<()> {
+    fn delete_in(state: &mut State, (kind, id, keyval): (ObjectKind, Id, Keyval)) -> Option<()> {
         let State {
             objects,
             keyvals,
             spare,
             ..
         } = state;
-        let attrs = &mut objects[kind.slot()].get_word_mut(object)?.attrs;
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
         let Some(slot) = attrs.slot_of(keyval) else {
             // Nothing to delete: done if the keyval is a live one of this kind.
             return keyvals.is_live_user(keyval, kind).then_some(());

@@ -36,20 +36,6 @@ impl Id {
     pub fn index(self) -> u32 {
         self.index
     }
-
-    /// The id as one word, with the `code` of its table in the low 4 bits: generation in
-    /// bits 36 and up, index in bits 4 to 35. It is what the C layer hands out as the
-    /// object's handle, so that a handle is checked against its slot in one comparison
-    /// ([`Table::get_word`]).
-    pub(crate) const fn word(self, code: u64) -> u64 {
-        ((self.generation as u64) << 36) | ((self.index as u64) << 4) | code
-    }
-
-    /// The table index a word ([`Id::word`]) names.
-    #[inline(always)]
-    pub(crate) const fn index_of_word(word: u64) -> u32 {
-        (word >> 4) as u32
-    }
 }
 
 /// The generation after `generation`: below [`GENERATION_LIMIT`], never 0, and never with
@@ -82,64 +68,37 @@ const REUSE_DELAY: usize = 1024;
 
 #[derive(Debug)]
 struct Slot<T> {
-    /// The [`Id::word`] of the slot's object (or, while it is empty, of the next one).
-    word: u64,
+    generation: u32,
     value: Option<T>,
-}
-
-impl<T> Slot<T> {
-    fn generation(&self) -> u32 {
-        (self.word >> 36) as u32
-    }
-
-    /// Moves the slot to the next generation (its object was freed).
-    fn next_generation(&mut self) {
-        let generation = next_generation(self.generation());
-        self.word = (u64::from(generation) << 36) | (self.word & ((1 << 36) - 1));
-    }
 }
 
 #[derive(Debug)]
 pub(crate) struct Table<T> {
     slots: Vec<Slot<T>>,
     free: VecDeque<u32>,
-    /// The low 4 bits of its ids' words ([`Id::word`]).
-    code: u64,
 }
 
 impl<T> Default for Table<T> {
     fn default() -> Self {
-        Table::with_code(0)
+        Table {
+            slots: Vec::new(),
+            free: VecDeque::new(),
+        }
     }
 }
 
 impl<T> Table<T> {
-    /// An empty table whose ids' words carry `code` (below 16).
-    pub(crate) fn with_code(code: u64) -> Self {
-        debug_assert!(code < 16);
-        Table {
-            slots: Vec::new(),
-            free: VecDeque::new(),
-            code,
-        }
-    }
-
-    /// A new slot for `value` with generation `generation`.
-    fn push(&mut self, generation: u32, value: T) -> Id {
-        let id = Id {
-            index: self.slots.len() as u32,
-            generation,
-        };
-        self.slots.push(Slot {
-            word: id.word(self.code),
-            value: Some(value),
-        });
-        id
-    }
-
     /// Places a predefined object in a new slot, with [`PREDEFINED_GENERATION`].
     pub(crate) fn insert_predefined(&mut self, value: T) -> Id {
-        self.push(PREDEFINED_GENERATION, value)
+        let index = self.slots.len() as u32;
+        self.slots.push(Slot {
+            generation: PREDEFINED_GENERATION,
+            value: Some(value),
+        });
+        Id {
+            index,
+            generation: PREDEFINED_GENERATION,
+        }
     }
 
     /// Takes a predefined object out of its slot, leaving the slot empty with its generation
@@ -147,7 +106,7 @@ impl<T> Table<T> {
     /// puts it back.
     pub(crate) fn vacate_predefined(&mut self, id: Id) -> Option<T> {
         let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation() != id.generation {
+        if slot.generation != id.generation {
             return None;
         }
         slot.value.take()
@@ -156,7 +115,7 @@ impl<T> Table<T> {
     /// Puts back what [`Table::vacate_predefined`] took out.
     pub(crate) fn restore_predefined(&mut self, id: Id, value: T) {
         if let Some(slot) = self.slots.get_mut(id.index as usize) {
-            if slot.generation() == id.generation && slot.value.is_none() {
+            if slot.generation == id.generation && slot.value.is_none() {
                 slot.value = Some(value);
             }
         }
@@ -178,10 +137,18 @@ impl<T> Table<T> {
             slot.value = Some(value);
             return Some(Id {
                 index,
-                generation: slot.generation(),
+                generation: slot.generation,
             });
         }
-        Some(self.push(1, value))
+        let index = self.slots.len() as u32;
+        self.slots.push(Slot {
+            generation: 1,
+            value: Some(value),
+        });
+        Some(Id {
+            index,
+            generation: 1,
+        })
     }
 
     /// Every value in the table, mutably.
@@ -192,35 +159,15 @@ impl<T> Table<T> {
     #[inline]
     pub(crate) fn get(&self, id: Id) -> Option<&T> {
         let slot = self.slots.get(id.index as usize)?;
-        if slot.generation() != id.generation {
+        if slot.generation != id.generation {
             return None;
         }
         slot.value.as_ref()
-    }
-
-    /// The object whose [`Id::word`] is `word` (index, generation and this table's code).
-    #[inline(always)]
-    pub(crate) fn get_word(&self, word: u64) -> Option<&T> {
-        let slot = self.slots.get(Id::index_of_word(word) as usize)?;
-        if slot.word != word {
-            return None;
-        }
-        slot.value.as_ref()
-    }
-
-    /// [`Table::get_word`], mutably.
-    #[inline(always)]
-    pub(crate) fn get_word_mut(&mut self, word: u64) -> Option<&mut T> {
-        let slot = self.slots.get_mut(Id::index_of_word(word) as usize)?;
-        if slot.word != word {
-            return None;
-        }
-        slot.value.as_mut()
     }
 
     pub(crate) fn get_mut(&mut self, id: Id) -> Option<&mut T> {
         let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation() != id.generation {
+        if slot.generation != id.generation {
             return None;
         }
         slot.value.as_mut()
@@ -230,7 +177,7 @@ impl<T> Table<T> {
     #[inline]
     pub(crate) fn get_mut_or_problem(&mut self, id: Id) -> Result<&mut T, HandleProblem> {
         match self.slots.get(id.index as usize) {
-            Some(slot) if slot.generation() == id.generation && slot.value.is_some() => {}
+            Some(slot) if slot.generation == id.generation && slot.value.is_some() => {}
             _ => return Err(self.problem(id)),
         }
         Ok(self.slots[id.index as usize]
@@ -246,22 +193,22 @@ impl<T> Table<T> {
         let Some(slot) = self.slots.get_mut(id.index as usize) else {
             return false;
         };
-        if slot.generation() != id.generation || slot.value.is_none() {
+        if slot.generation != id.generation || slot.value.is_none() {
             return false;
         }
         slot.value = None;
-        slot.next_generation();
+        slot.generation = next_generation(slot.generation);
         self.free.push_back(id.index);
         true
     }
 
     pub(crate) fn remove(&mut self, id: Id) -> Option<T> {
         let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation() != id.generation {
+        if slot.generation != id.generation {
             return None;
         }
         let value = slot.value.take()?;
-        slot.next_generation();
+        slot.generation = next_generation(slot.generation);
         self.free.push_back(id.index);
         Some(value)
     }
@@ -272,20 +219,8 @@ impl<T> Table<T> {
         let slot = self.slots.get(index as usize)?;
         slot.value.as_ref().map(|_| Id {
             index,
-            generation: slot.generation(),
+            generation: slot.generation,
         })
-    }
-
-    /// The live object at `index`, if `accept` takes its id.
-    #[inline(always)]
-    pub(crate) fn get_at_if(&self, index: u32, accept: impl FnOnce(Id) -> bool) -> Option<&T> {
-        let slot = self.slots.get(index as usize)?;
-        let value = slot.value.as_ref()?;
-        accept(Id {
-            index,
-            generation: slot.generation(),
-        })
-        .then_some(value)
     }
 
     /// Why `id` names nothing here: its slot was used by an object since freed, or it was
@@ -294,8 +229,8 @@ impl<T> Table<T> {
     pub(crate) fn problem(&self, id: Id) -> HandleProblem {
         match self.slots.get(id.index as usize) {
             Some(slot)
-                if id.generation < slot.generation()
-                    || (id.generation == slot.generation() && slot.value.is_none()) =>
+                if id.generation < slot.generation
+                    || (id.generation == slot.generation && slot.value.is_none()) =>
             {
                 HandleProblem::Freed
             }
@@ -349,35 +284,6 @@ mod tests {
         assert_eq!(table.get(a), None);
         assert_eq!(table.get(reused), Some(&"b"));
         assert_eq!(table.id_at(a.index), Some(reused));
-    }
-
-    /// A word names its object only with the table's code, the slot's index and its current
-    /// generation: another kind's handle, a stale one and one past the table name nothing.
-    #[test]
-    fn words_name_live_objects_of_their_table_only() {
-        let mut table = Table::with_code(1);
-        let first = table.insert("a").unwrap();
-        let second = table.insert("b").unwrap();
-        assert_eq!(first.word(1), 1 << 36 | 1, "generation 1, index 0, code 1");
-        assert_eq!(table.get_word(second.word(1)), Some(&"b"));
-        assert_eq!(table.get_word(second.word(2)), None, "another kind's code");
-        assert_eq!(
-            table.get_word(second.word(1) + (1 << 36)),
-            None,
-            "a later generation"
-        );
-        assert_eq!(
-            table.get_word(Id::from_parts(2, 1).word(1)),
-            None,
-            "past the table"
-        );
-        assert_eq!(table.remove(first), Some("a"));
-        assert_eq!(table.get_word(first.word(1)), None, "freed");
-        *table.get_word_mut(second.word(1)).unwrap() = "c";
-        assert_eq!(table.get(second), Some(&"c"));
-        assert_eq!(table.get_at_if(1, |id| id == second), Some(&"c"));
-        assert_eq!(table.get_at_if(1, |id| id != second), None);
-        assert_eq!(table.get_at_if(0, |_| true), None, "an empty slot");
     }
 
     #[test]

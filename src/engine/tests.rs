@@ -703,27 +703,14 @@ fn fast_delete_and_set_keep_counts_and_deferred_frees() {
     let other = keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
     let comm = u.comm_dup(Comm::WORLD).unwrap();
     for round in 1..=3 {
-        assert_eq!(
-            u.set_attr_fast::<Comm>(object_word(comm), kv, Language::C, round),
-            Some(())
-        );
+        assert_eq!(u.set_attr_fast(comm, kv, Language::C, round), Some(()));
         assert_eq!(u.get_attr(comm, kv, Language::C), Ok(Some(round)));
-        assert_eq!(u.delete_attr_fast::<Comm>(object_word(comm), kv), Some(()));
+        assert_eq!(u.delete_attr_fast(comm, kv), Some(()));
         assert_eq!(u.get_attr(comm, kv, Language::C), Ok(None));
     }
-    assert_eq!(
-        u.delete_attr_fast::<Comm>(object_word(comm), kv),
-        Some(()),
-        "nothing to delete"
-    );
-    assert_eq!(
-        u.set_attr_fast::<Comm>(object_word(comm), kv, Language::C, 7),
-        Some(())
-    );
-    assert_eq!(
-        u.set_attr_fast::<Comm>(object_word(comm), other, Language::C, 8),
-        Some(())
-    );
+    assert_eq!(u.delete_attr_fast(comm, kv), Some(()), "nothing to delete");
+    assert_eq!(u.set_attr_fast(comm, kv, Language::C, 7), Some(()));
+    assert_eq!(u.set_attr_fast(comm, other, Language::C, 8), Some(()));
     u.free_keyval(ObjectKind::Comm, kv).unwrap();
     assert_eq!(
         u.get_attr(comm, kv, Language::C),
@@ -731,21 +718,18 @@ fn fast_delete_and_set_keep_counts_and_deferred_frees() {
         "held by its value"
     );
     assert_eq!(
-        u.set_attr_fast::<Comm>(object_word(comm), kv, Language::C, 9),
+        u.set_attr_fast(comm, kv, Language::C, 9),
         None,
         "freed: the full call"
     );
-    assert_eq!(u.delete_attr_fast::<Comm>(object_word(comm), kv), Some(()));
+    assert_eq!(u.delete_attr_fast(comm, kv), Some(()));
     assert_eq!(
         u.get_attr(comm, kv, Language::C),
         Err(Error::InvalidKeyval),
         "its last value went, and the freed keyval with it"
     );
     assert_eq!(u.get_attr(comm, other, Language::C), Ok(Some(8)));
-    assert_eq!(
-        u.delete_attr_fast::<Comm>(object_word(comm), other),
-        Some(())
-    );
+    assert_eq!(u.delete_attr_fast(comm, other), Some(()));
     assert_eq!(
         u.get_attr(comm, other, Language::C),
         Ok(None),

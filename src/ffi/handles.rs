@@ -7,8 +7,8 @@
 
 use crate::abi;
 use crate::engine::{
-    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, MessageHandle, Object,
-    ObjectKind, Op, OtherKind, PredefinedOp, Request, Result, Session, Universe, Win,
+    Comm, Datatype, Error, ErrorHandler, Group, HandleProblem, Id, Info, MessageHandle, ObjectKind,
+    Op, OtherKind, PredefinedOp, Request, Result, Session, Universe, Win,
 };
 
 include!(concat!(env!("OUT_DIR"), "/handle_names.rs"));
@@ -65,7 +65,7 @@ pub(crate) trait CHandle: Sized + Copy {
 }
 
 fn encode(tag: usize, id: Id) -> usize {
-    id.word(tag as u64) as usize
+    ((id.generation() as usize) << 36) | ((id.index() as usize) << 4) | tag
 }
 
 /// The error for a handle of kind `H` that names nothing, and why.
@@ -116,23 +116,6 @@ pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
         return Ok(H::object(Id::from_parts(index, generation)));
     }
     H::predefined(raw).ok_or_else(|| predefined_problem::<H>(raw))
-}
-
-/// The [`Id::word`] a C handle of an object kind must equal for the handle to name a live
-/// object: an encoded handle is that word itself (its tag is the kind's code), a predefined
-/// one stands for its object's word; `None` for a value below [`PREDEFINED_LIMIT`] that is
-/// no predefined handle of the kind.
-#[inline(always)]
-pub(crate) fn word_of<H: CHandle>(handle: H) -> Option<u64>
-where
-    H::Object: Object,
-{
-    const { assert!(H::TAG as u64 == <H::Object as Object>::KIND.code()) };
-    let raw = handle.to_raw();
-    if raw >= PREDEFINED_LIMIT {
-        return Some(raw as u64);
-    }
-    H::predefined(raw).map(|object| H::id(object).word(H::TAG as u64))
 }
 
 /// The C handle of an engine object.

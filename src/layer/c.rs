@@ -11,8 +11,8 @@ use super::real::{MPI_Request, MPI_Status, MPI_Win};
 use super::{report, shadows, universe, On};
 use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn, Call, FrontEnd};
 use crate::engine::{
-    object_word, AnyObject, Comm, CopyAction, Datatype, DeleteAction, Error, HandleProblem, Keyval,
-    KeyvalSpec, Language, Object, ObjectKind, Universe, Win, Word,
+    AnyObject, Comm, CopyAction, Datatype, DeleteAction, Error, HandleProblem, Keyval, KeyvalSpec,
+    Language, Object, ObjectKind, Universe, Win, Word,
 };
 
 /// What differs between communicators, datatypes and windows. (Visible in the crate: each
@@ -465,7 +465,7 @@ pub(super) fn set_fast<K: Kind>(
     word: Word,
 ) -> Option<()> {
     let object = shadows::recently_found::<K::O>(handle.key())?;
-    super::ready()?.set_attr_fast::<K::O>(object_word(object), Keyval(keyval), language, word)
+    super::ready()?.set_attr_fast(object, Keyval(keyval), language, word)
 }
 
 /// The common case of a get, for C and Fortran (see [`set_fast`]).
@@ -476,12 +476,7 @@ pub(super) fn get_fast<K: Kind>(
     view: Language,
 ) -> Option<Option<Word>> {
     let object = shadows::recently_found::<K::O>(handle.key())?;
-    super::ready()?.get_attr_fast::<K::O>(
-        move || Some(object_word(object)),
-        Keyval(keyval),
-        view,
-        false,
-    )
+    super::ready()?.get_attr_fast(move || Some(object), Keyval(keyval), view, false)
 }
 
 /// The common case of a delete, for C and Fortran: no delete callback due (see
@@ -489,7 +484,7 @@ pub(super) fn get_fast<K: Kind>(
 #[inline(always)]
 pub(super) fn delete_fast<K: Kind>(handle: K::H, keyval: c_int) -> Option<()> {
     let object = shadows::recently_found::<K::O>(handle.key())?;
-    super::ready()?.delete_attr_fast::<K::O>(object_word(object), Keyval(keyval))
+    super::ready()?.delete_attr_fast(object, Keyval(keyval))
 }
 
 #[inline(always)]
@@ -559,7 +554,7 @@ pub(super) fn set_value<K: Kind>(
     }
     let done = shadows::find_or_make::<K::O>(universe, key).and_then(|object| {
         // The common case without a lock or a delete callback, else the full set.
-        match universe.set_attr_fast::<K::O>(object_word(object), Keyval(keyval), language, word) {
+        match universe.set_attr_fast(object, Keyval(keyval), language, word) {
             Some(()) => Ok(()),
             None => universe.set_attr(object, Keyval(keyval), language, word),
         }
@@ -660,12 +655,7 @@ pub(super) fn get_value<K: Kind>(
     object
         .and_then(|object| {
             // The common case without a lock, else the full get.
-            match universe.get_attr_fast::<K::O>(
-                move || Some(object_word(object)),
-                Keyval(keyval),
-                view,
-                false,
-            ) {
+            match universe.get_attr_fast(move || Some(object), Keyval(keyval), view, false) {
                 Some(found) => Ok(found),
                 None => universe.get_attr(object, Keyval(keyval), view),
             }
