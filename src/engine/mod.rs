@@ -1121,7 +1121,9 @@ impl Universe {
     /// while: see [`ProcessFence`] and src/engine/lock.rs). No effect under
     /// [`ThreadLevel::Single`] or valgrind. The C and Fortran shells give Linux's
     /// `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)` where the kernel has it; a fence that
-    /// only fences the calling thread (`std::sync::atomic::fence`) is not one.
+    /// only fences the calling thread (`std::sync::atomic::fence`) is not one. Give it before
+    /// any thread reads: once threads hold reader slots, a fence given is not taken (the
+    /// universe keeps the one it has, or none).
     pub fn with_process_fence(mut self, fence: ProcessFence) -> Universe {
         self.state.set_process_fence(fence);
         self
