@@ -346,10 +346,11 @@ impl Slot {
         }
     }
 
-    /// Gives the slot its next keyval, of `kind`, with `record`; its number: the next
-    /// generation's, from 1 up to below `limit` (a number bound), then 1 again.
+    /// Gives the slot its next keyval, with `record`; its number: the next generation's, from
+    /// 1 up to below `limit` (a number bound), then 1 again.
     #[inline(always)]
-    fn take(&mut self, limit: u32, kind: ObjectKind, record: Record) -> Keyval {
+    fn take(&mut self, limit: u32, record: Record) -> Keyval {
+        let kind = record.spec.kind;
         let plain = !matches!(record.spec.copy, CopyAction::Call(_))
             && !matches!(record.spec.delete, DeleteAction::Call(_));
         let old = self.record.replace(record);
@@ -548,8 +549,7 @@ impl Registry {
             None => self.grow_or_reuse().ok_or(Error::NoMemory)?,
         };
         let limit = self.number_limit;
-        let kind = spec.kind;
-        Ok(self.slots[slot as usize].take(limit, kind, Record::new(spec, false)))
+        Ok(self.slots[slot as usize].take(limit, Record::new(spec, false)))
     }
 
     /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
@@ -605,7 +605,7 @@ impl Registry {
             copy,
             delete: DeleteAction::Null,
         };
-        Some(entry.take(limit, kind, Record::new(spec, false)))
+        Some(entry.take(limit, Record::new(spec, false)))
     }
 
     fn record(&self, keyval: Keyval) -> Option<&Record> {
