@@ -418,38 +418,28 @@ impl FreeSlots {
         Some(slot)
     }
 
-    /// Adds the newest free slot.
+    /// Adds the newest free slot; `false` (and nothing done) only while the ring has no
+    /// place at all. The ring is as long as the slots made ([`FreeSlots::grow_to`] follows
+    /// every growth of them) and holds a slot at most once, so it always has room: a free
+    /// need not ask.
     #[inline(always)]
-    fn push_back(&mut self, slot: u32) {
-        if self.len() == self.ring.len() {
-            self.grow();
-        }
-        self.push_within_capacity(slot);
-    }
-
-    /// Adds the newest free slot if the ring has room for it without growing; `false` (and
-    /// nothing done) if not.
-    #[inline(always)]
-    fn push_within_capacity(&mut self, slot: u32) -> bool {
-        if self.len() >= self.ring.len() {
-            return false;
-        }
+    fn push_back(&mut self, slot: u32) -> bool {
+        debug_assert!(self.len() < self.ring.len(), "a place for every slot made");
         let at = self.at(self.tail);
-        match self.ring.get_mut(at) {
-            Some(place) => {
-                *place = slot;
-                self.tail = self.tail.wrapping_add(1);
-                true
-            }
-            None => false,
-        }
+        let Some(place) = self.ring.get_mut(at) else {
+            return false;
+        };
+        *place = slot;
+        self.tail = self.tail.wrapping_add(1);
+        true
     }
 
-    /// Doubles the ring (at least 64), its slots moved to the front in order.
+    /// Makes the ring `capacity` long (a power of two, at least its length), its slots
+    /// moved to the front in order.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self) {
-        let capacity = (2 * self.ring.len()).max(64);
+    fn grow_to(&mut self, capacity: usize) {
+        debug_assert!(capacity.is_power_of_two() && capacity >= self.ring.len());
         let mut ring = Vec::with_capacity(capacity);
         ring.extend((self.head..self.head.wrapping_add(self.len())).map(|c| self.ring[self.at(c)]));
         ring.resize(capacity, 0);
@@ -579,6 +569,7 @@ impl Registry {
         self.slots.extend((made..len).map(Slot::new));
         self.users.resize(len, 0);
         self.freed.resize(len, false);
+        self.free.grow_to(len);
         self.take_slot()
     }
 
@@ -749,7 +740,8 @@ impl Registry {
         let slot = (keyval.0 & SLOT_MASK) as u32;
         self.slots[slot as usize].vacate();
         self.freed[slot as usize] = false;
-        self.free.push_back(slot);
+        let pushed = self.free.push_back(slot);
+        debug_assert!(pushed, "a slot handed out was made, and the ring with it");
     }
 
     /// [`Registry::free`] of a live user keyval of `kind` without callbacks that no
@@ -767,8 +759,9 @@ impl Registry {
         if !slot.holds(keyval, kind, true) || !matches!(self.users.get(index), Some(0)) {
             return None;
         }
-        // The last check, which commits: the slot joins the list if the list has room.
-        if !self.free.push_within_capacity(index as u32) {
+        // The last check, which commits: the slot joins the list (which has room for every
+        // slot made).
+        if !self.free.push_back(index as u32) {
             return None;
         }
         // No callback, so no `Arc` in it: forgetting it leaks nothing and skips the drop
@@ -987,15 +980,16 @@ mod tests {
     fn free_slots_keep_their_order_across_wraps_and_growth() {
         let mut free = FreeSlots::default();
         assert_eq!(free.pop_front(), None);
-        assert!(
-            !free.push_within_capacity(7),
-            "no room before the first growth"
-        );
+        assert!(!free.push_back(7), "no place before the first growth");
+        assert_eq!(free.len(), 0);
         let mut model = std::collections::VecDeque::new();
         let mut next = 0u32;
         for round in 0..50 {
             for _ in 0..(round * 13) % 97 + 1 {
-                free.push_back(next);
+                if free.len() == free.ring.len() {
+                    free.grow_to((2 * free.ring.len()).max(64));
+                }
+                assert!(free.push_back(next));
                 model.push_back(next);
                 next += 1;
             }
@@ -1008,5 +1002,20 @@ mod tests {
             assert_eq!(free.pop_front(), Some(slot));
         }
         assert_eq!(free.pop_front(), None);
+    }
+
+    #[test]
+    fn the_free_ring_grows_with_the_slots() {
+        let mut registry = Registry::new();
+        let spec = spec();
+        let keyvals: Vec<Keyval> = (0..3000)
+            .map(|_| registry.create(spec.clone()).unwrap())
+            .collect();
+        assert_eq!(registry.free.ring.len(), registry.slots.len());
+        for keyval in keyvals {
+            registry.free(keyval, ObjectKind::Comm).unwrap();
+        }
+        assert_eq!(registry.free.len(), 3000);
+        assert!(registry.free.len() <= registry.free.ring.len());
     }
 }

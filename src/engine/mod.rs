@@ -1248,9 +1248,8 @@ impl Universe {
         state: &mut State,
         (kind, language, copy): (ObjectKind, Language, Copying),
     ) -> Option<Keyval> {
-        if state.finalized {
-            return None;
-        }
+        // No test of `finalized`: a finalized state's registry is empty (Universe::finalize),
+        // without a slot to take, so this gives `None` and the whole way refuses the call.
         state.keyvals.create_plain(kind, language, copy)
     }
 
