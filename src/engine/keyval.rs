@@ -424,7 +424,10 @@ impl FreeSlots {
     /// need not ask.
     #[inline(always)]
     fn push_back(&mut self, slot: u32) -> bool {
-        debug_assert!(self.len() < self.ring.len(), "a place for every slot made");
+        debug_assert!(
+            self.ring.is_empty() || self.len() < self.ring.len(),
+            "a place for every slot made"
+        );
         let at = self.at(self.tail);
         let Some(place) = self.ring.get_mut(at) else {
             return false;
