@@ -1010,15 +1010,26 @@ mod tests {
     #[test]
     fn the_free_ring_grows_with_the_slots() {
         let mut registry = Registry::new();
-        let spec = spec();
-        let keyvals: Vec<Keyval> = (0..3000)
-            .map(|_| registry.create(spec.clone()).unwrap())
+        let keyvals: Vec<Keyval> = (0..100).map(|_| registry.create(spec()).unwrap()).collect();
+        // 50 slots wait in the ring while the slots (and the ring with them) grow from 128 to
+        // 4096: they stay in the order they were freed.
+        let freed: Vec<u32> = keyvals[..50]
+            .iter()
+            .rev()
+            .map(|keyval| {
+                registry.free(*keyval, ObjectKind::Comm).unwrap();
+                (keyval.0 & SLOT_MASK) as u32
+            })
             .collect();
-        assert_eq!(registry.free.ring.len(), registry.slots.len());
-        for keyval in keyvals {
-            registry.free(keyval, ObjectKind::Comm).unwrap();
+        for _ in 0..3000 {
+            registry.create(spec()).unwrap();
+            assert_eq!(registry.free.ring.len(), registry.slots.len());
         }
-        assert_eq!(registry.free.len(), 3000);
-        assert!(registry.free.len() <= registry.free.ring.len());
+        assert_eq!(registry.slots.len(), 4096);
+        let mut waiting = Vec::new();
+        while let Some(slot) = registry.free.pop_front() {
+            waiting.push(slot);
+        }
+        assert_eq!(waiting, freed);
     }
 }

@@ -694,6 +694,26 @@ fn nothing_is_made_after_finalize() {
     );
 }
 
+/// The fast create the C shells try first makes nothing after finalize either (it does not
+/// look at `finalized`: the finalized registry has no slot to give), so the whole way says
+/// why.
+#[test]
+fn the_fast_create_makes_nothing_after_finalize() {
+    let u = Universe::new(ThreadLevel::Single);
+    let spec = || spec(ObjectKind::Comm, CopyAction::Null, DeleteAction::Null);
+    u.create_keyval(spec()).unwrap(); // the whole way, which makes slots ahead
+    let before = u.create_keyval_fast(ObjectKind::Comm, Language::C, false);
+    assert!(before.is_some(), "the fast create works before");
+    u.finalize().unwrap();
+    for dup in [false, true] {
+        assert_eq!(
+            u.create_keyval_fast(ObjectKind::Comm, Language::C, dup),
+            None
+        );
+    }
+    assert_eq!(u.create_keyval(spec()).unwrap_err(), Error::Finalized);
+}
+
 #[test]
 fn fast_delete_and_set_keep_counts_and_deferred_frees() {
     // The single-threaded fast paths the C shells try first: an object's only value deleted
