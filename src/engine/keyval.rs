@@ -382,7 +382,9 @@ impl Slot {
 /// of a shared count.
 #[derive(Debug, Default)]
 struct FreeSlots {
-    /// Its length, the capacity, is 0 or a power of two: a position is a counter masked.
+    /// Its length, the capacity, is 0 or a power of two: a position is a counter masked. It
+    /// is the registry's number of slots ([`Registry::grow_or_reuse`] grows both), so a
+    /// push always finds a place.
     ring: Vec<u32>,
     /// Wrapping counters: the free slots are at positions `head..tail`.
     head: usize,
