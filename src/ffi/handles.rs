@@ -106,16 +106,33 @@ fn predefined_problem<H: CHandle>(raw: usize) -> Error {
 /// The engine object a C handle names. Liveness is checked by the engine when it is used.
 #[inline(always)]
 pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
+    decode_fast(handle).ok_or_else(|| decode_problem(handle))
+}
+
+/// [`decode`] for the fast paths: `None` where `decode` says why (no error is made).
+#[inline(always)]
+pub(crate) fn decode_fast<H: CHandle>(handle: H) -> Option<H::Object> {
     let raw = handle.to_raw();
     if raw >= PREDEFINED_LIMIT {
         if raw & 0xf != H::TAG {
-            return Err(invalid::<H>(tag_kind(raw & 0xf)));
+            return None;
         }
         let index = ((raw >> 4) & 0xffff_ffff) as u32;
         let generation = (raw >> 36) as u32;
-        return Ok(H::object(Id::from_parts(index, generation)));
+        return Some(H::object(Id::from_parts(index, generation)));
     }
-    H::predefined(raw).ok_or_else(|| predefined_problem::<H>(raw))
+    H::predefined(raw)
+}
+
+/// Why [`decode_fast`] found nothing in a C handle.
+#[cold]
+fn decode_problem<H: CHandle>(handle: H) -> Error {
+    let raw = handle.to_raw();
+    if raw >= PREDEFINED_LIMIT {
+        invalid::<H>(tag_kind(raw & 0xf))
+    } else {
+        predefined_problem::<H>(raw)
+    }
 }
 
 /// The C handle of an engine object.

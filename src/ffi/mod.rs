@@ -76,13 +76,7 @@ static CURRENT: AtomicPtr<Universe> = AtomicPtr::new(std::ptr::null_mut());
 /// The universe, if the world model is initialized and not finalized or a session is alive.
 #[inline]
 pub(crate) fn universe() -> Result<&'static Universe> {
-    let current = CURRENT.load(Ordering::Acquire);
-    if current.is_null() {
-        return Err(outside_error());
-    }
-    // SAFETY: a non-null CURRENT points at the value of the static UNIVERSE, which is never
-    // dropped or moved.
-    Ok(unsafe { &*current })
+    current().ok_or_else(outside_error)
 }
 
 /// The universe for the functions MPI-4.1 §12.4.1 and its table allows at any time and for
@@ -171,10 +165,13 @@ fn update_current(universe: &'static Universe) {
     CURRENT.store(pointer, Ordering::Release);
 }
 
-/// The universe, if it is open (the fast paths' test).
+/// The universe, if it is open (the fast paths' test: no error is made when it is not).
 #[inline(always)]
 pub(crate) fn current() -> Option<&'static Universe> {
-    universe().ok()
+    let current = CURRENT.load(Ordering::Acquire);
+    // SAFETY: a non-null CURRENT points at the value of the static UNIVERSE, which is never
+    // dropped or moved.
+    (!current.is_null()).then(|| unsafe { &*current })
 }
 
 #[cold]
