@@ -171,6 +171,22 @@ fn require_gfortran() {
     }
 }
 
+/// The minor version of the compiler cargo builds with (`rustc 1.95.0 ...` gives 95).
+fn rustc_minor() -> Option<u32> {
+    let rustc = env::var_os("RUSTC")?;
+    let output = std::process::Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    text.split_whitespace()
+        .nth(1)?
+        .split('.')
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
 fn main() {
     let header = "include/mpi.h";
     println!("cargo:rerun-if-changed={header}");
@@ -180,6 +196,12 @@ fn main() {
         "cargo:rustc-env=MPIATTR_OPT_LEVEL={}",
         env::var("OPT_LEVEL").unwrap_or_default()
     );
+    // `std::hint::cold_path` (Rust 1.95) lays the fast paths' code out (src/engine,
+    // `cold_path`); older compilers, down to the rust-version, build without it.
+    println!("cargo:rustc-check-cfg=cfg(mpiattr_cold_path)");
+    if rustc_minor().is_some_and(|minor| minor >= 95) {
+        println!("cargo:rustc-cfg=mpiattr_cold_path");
+    }
     println!("cargo:rerun-if-changed=fortran/routines.txt");
     println!("cargo:rerun-if-changed=fortran/generate.rs");
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR is set by cargo"));

@@ -213,10 +213,15 @@ where
     let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
     unsafe {
-        if let Some(word) = found {
-            value.cast::<*mut c_void>().write(word as *mut c_void);
+        match found {
+            // The flag first: the two ways then end differently, so that the compiler
+            // gives each its own end (a way into a shared end costs a jump).
+            Some(word) => {
+                flag.write(1);
+                value.cast::<*mut c_void>().write(word as *mut c_void);
+            }
+            None => flag.write(0),
         }
-        flag.write(c_int::from(found.is_some()));
     }
     Some(abi::MPI_SUCCESS as c_int)
 }

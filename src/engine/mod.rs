@@ -47,6 +47,18 @@ pub mod typemap;
 pub(crate) mod valgrind;
 mod value;
 
+/// Marks the path it is on as rare, for the layout of the code around it: on the fast paths
+/// of a few dozen instructions each jump the processor takes costs about a cycle, so the
+/// common case runs straight through (docs/performance.md). `std::hint::cold_path` where the
+/// compiler has it (Rust 1.95, build.rs), nothing on older ones.
+#[inline(always)]
+pub(crate) fn cold_path() {
+    // Compiled only by compilers that have it (build.rs), so newer than the rust-version.
+    #[cfg(mpiattr_cold_path)]
+    #[allow(clippy::incompatible_msrv)]
+    std::hint::cold_path();
+}
+
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
@@ -1409,18 +1421,20 @@ impl Universe {
         // A read: a look that does not mark the gate held (nothing in it can re-enter).
         let arguments = (object, keyval, view);
         if threaded {
-            self.state.peek_held_with(Self::get_in_named, arguments)?
+            self.state
+                .peek_held_with(Self::get_in_named::<O, true>, arguments)?
         } else {
-            self.state.peek_single_with(Self::get_in_named, arguments)?
+            self.state
+                .peek_single_with(Self::get_in_named::<O, false>, arguments)?
         }
     }
 
     #[inline(always)]
-    fn get_in_named<O: Object>(
+    fn get_in_named<O: Object, const PROBE_IN_LINE: bool>(
         state: &State,
         (object, keyval, view): (impl FnOnce() -> Option<O>, Keyval, Language),
     ) -> Option<Option<Word>> {
-        Self::get_in(state, O::KIND, object()?.id(), keyval, view)
+        Self::get_in::<PROBE_IN_LINE>(state, O::KIND, object()?.id(), keyval, view)
     }
 
     /// [`Universe::get_attr_fast`] of the object at a table index, if `accept` takes its
@@ -1450,11 +1464,13 @@ impl Universe {
         ),
     ) -> Option<Option<Word>> {
         let id = state.table(kind).id_at(index).filter(|id| accept(*id))?;
-        Self::get_in(state, kind, id, keyval, view)
+        Self::get_in::<true>(state, kind, id, keyval, view)
     }
 
+    /// The get under the gate; with `PROBE_IN_LINE`, a hashed set's probe is laid out in line
+    /// ([`AttrSet::get_probing_in_line`]), else after the rest ([`AttrSet::get`]).
     #[inline(always)]
-    fn get_in(
+    fn get_in<const PROBE_IN_LINE: bool>(
         state: &State,
         kind: ObjectKind,
         id: Id,
@@ -1462,7 +1478,12 @@ impl Universe {
         view: Language,
     ) -> Option<Option<Word>> {
         let data = state.table(kind).get(id)?;
-        match data.attrs.get(keyval) {
+        let found = if PROBE_IN_LINE {
+            data.attrs.get_probing_in_line(keyval)
+        } else {
+            data.attrs.get(keyval)
+        };
+        match found {
             // A C reader of a Fortran value gets its cell: found the whole way, so that the
             // fast path makes no call (and needs no registers saved for one).
             Some(entry) if entry.tag() != Language::C && view == Language::C => None,

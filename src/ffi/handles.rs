@@ -121,6 +121,9 @@ pub(crate) fn decode_fast<H: CHandle>(handle: H) -> Option<H::Object> {
         let generation = (raw >> 36) as u32;
         return Some(H::object(Id::from_parts(index, generation)));
     }
+    // Laid out after the handles the program made: the objects attributes are cached on most
+    // often (duplicates) go without a jump, a predefined one takes one.
+    crate::engine::cold_path();
     H::predefined(raw)
 }
 
