@@ -746,6 +746,28 @@ mod tests {
     }
 
     #[test]
+    fn both_gets_find_every_entry_and_never_an_empty_slot() {
+        // Small sets with empty slots after their entries (removals leave them), and a
+        // hashed one: the first slot, the rest, the probe; MPI_KEYVAL_INVALID (0, the empty
+        // slots' key) and an absent keyval find nothing.
+        for (made, kept) in [(3, 1), (8, 2), (8, 7), (40, 25)] {
+            let mut set = AttrSet::default();
+            for k in 1..=made {
+                set.put(Keyval(k), Language::C, k as usize * 10);
+            }
+            for k in kept + 1..=made {
+                assert!(set.take(Keyval(k)).is_some());
+            }
+            assert!(set.slots.len() > set.len(), "{made}/{kept}: empty slots left");
+            for k in 0..=made + 1 {
+                let expect = (1..=kept).contains(&k).then_some(k as usize * 10);
+                let inline = set.get_probing_in_line(Keyval(k)).map(|e| e.word);
+                assert_eq!((word(&set, k), inline), (expect, expect), "{made}/{kept}: {k}");
+            }
+        }
+    }
+
+    #[test]
     fn at_most_32_heap_bytes_per_attribute_at_every_size() {
         let mut set = AttrSet::default();
         for n in 1..=5000 {
