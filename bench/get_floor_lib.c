@@ -13,6 +13,10 @@
  *     its value tag (a C value: returned as it is); an absent keyval checked against the
  *     registry (slot, generation, alive, of the communicator kind).
  * Every other case returns 1 ("go the whole way"), which the benchmark never takes.
+ * Laid out as mpiattr's get is (docs/performance.md, "What the design does"): a handle the
+ * program made and a keyval found in the first entry run straight through, without a jump
+ * the processor takes; without the two hints below gcc lays this model out with three such
+ * jumps, and it takes 5.6 ns instead of 3.9 on this project's machine.
  */
 #include "get_floor.h"
 
@@ -33,7 +37,7 @@ int mpiattr_floor_get(uintptr_t comm, int keyval, void *value, int *flag)
     if (value == NULL || flag == NULL)
         return 1;
     uint32_t index, generation;
-    if (comm < 0x1000) {
+    if (__builtin_expect(comm < 0x1000, 0)) {
         if (comm != 0x101 && comm != 0x102)
             return 1;
         index = (uint32_t)(comm - 0x101);
@@ -54,7 +58,7 @@ int mpiattr_floor_get(uintptr_t comm, int keyval, void *value, int *flag)
         return 1;
     size_t n = o->count < 8 ? o->count : 8;
     for (size_t i = 0; i < n; i++) {
-        if (o->attrs[i].keyval == (uint32_t)keyval) {
+        if (__builtin_expect(o->attrs[i].keyval == (uint32_t)keyval, 1)) {
             if (o->attrs[i].meta & 3)
                 return 1;
             *(void **)value = (void *)(uintptr_t)o->attrs[i].word;
