@@ -758,11 +758,18 @@ mod tests {
             for k in kept + 1..=made {
                 assert!(set.take(Keyval(k)).is_some());
             }
-            assert!(set.slots.len() > set.len(), "{made}/{kept}: empty slots left");
+            assert!(
+                set.slots.len() > set.len(),
+                "{made}/{kept}: empty slots left"
+            );
             for k in 0..=made + 1 {
                 let expect = (1..=kept).contains(&k).then_some(k as usize * 10);
                 let inline = set.get_probing_in_line(Keyval(k)).map(|e| e.word);
-                assert_eq!((word(&set, k), inline), (expect, expect), "{made}/{kept}: {k}");
+                assert_eq!(
+                    (word(&set, k), inline),
+                    (expect, expect),
+                    "{made}/{kept}: {k}"
+                );
             }
         }
     }
