@@ -5,7 +5,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-use super::handles::{decode, decode_fast, CHandle};
+use super::handles::{decode, decode_made_first, CHandle};
 use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn};
@@ -181,7 +181,7 @@ fn set_attr_fast<H: CHandle>(handle: H, keyval: c_int, value: *mut c_void) -> Op
 where
     H::Object: Object,
 {
-    let object = decode_fast(handle)?;
+    let object = decode_made_first(handle)?;
     current()?.set_attr_fast(object, Keyval(keyval), Language::C, value as Word)?;
     Some(abi::MPI_SUCCESS as c_int)
 }
@@ -208,7 +208,7 @@ where
         if value.is_null() || flag.is_null() {
             return None;
         }
-        decode_fast(handle)
+        decode_made_first(handle)
     };
     let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
@@ -231,7 +231,7 @@ fn delete_attr_fast<H: CHandle>(handle: H, keyval: c_int) -> Option<c_int>
 where
     H::Object: Object,
 {
-    current()?.delete_attr_fast(decode_fast(handle)?, Keyval(keyval))?;
+    current()?.delete_attr_fast(decode_made_first(handle)?, Keyval(keyval))?;
     Some(abi::MPI_SUCCESS as c_int)
 }
 

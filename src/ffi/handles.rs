@@ -114,17 +114,36 @@ pub(crate) fn decode<H: CHandle>(handle: H) -> Result<H::Object> {
 pub(crate) fn decode_fast<H: CHandle>(handle: H) -> Option<H::Object> {
     let raw = handle.to_raw();
     if raw >= PREDEFINED_LIMIT {
-        if raw & 0xf != H::TAG {
-            return None;
-        }
-        let index = ((raw >> 4) & 0xffff_ffff) as u32;
-        let generation = (raw >> 36) as u32;
-        return Some(H::object(Id::from_parts(index, generation)));
+        return made::<H>(raw);
     }
-    // Laid out after the handles the program made: the objects attributes are cached on most
-    // often (duplicates) go without a jump, a predefined one takes one.
+    H::predefined(raw)
+}
+
+/// [`decode_fast`] laid out for a handle the program made, the attribute calls' fast paths':
+/// the objects attributes are cached on most often (duplicates) go without a jump, a
+/// predefined one takes one. (The everyday calls' fast paths, whose objects are most often
+/// predefined, `MPI_COMM_WORLD`, `MPI_DOUBLE`, `MPI_SUM`, use [`decode_fast`]: laid out this
+/// way, a one-double `MPI_Allreduce` took 13.6 ns instead of 8.4.)
+#[inline(always)]
+pub(crate) fn decode_made_first<H: CHandle>(handle: H) -> Option<H::Object> {
+    let raw = handle.to_raw();
+    if raw >= PREDEFINED_LIMIT {
+        return made::<H>(raw);
+    }
     crate::engine::cold_path();
     H::predefined(raw)
+}
+
+/// The object of a handle the program made (a value from [`PREDEFINED_LIMIT`] up), if its
+/// kind tag is `H`'s.
+#[inline(always)]
+fn made<H: CHandle>(raw: usize) -> Option<H::Object> {
+    if raw & 0xf != H::TAG {
+        return None;
+    }
+    let index = ((raw >> 4) & 0xffff_ffff) as u32;
+    let generation = (raw >> 36) as u32;
+    Some(H::object(Id::from_parts(index, generation)))
 }
 
 /// Why [`decode_fast`] found nothing in a C handle.
