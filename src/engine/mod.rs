@@ -159,10 +159,7 @@ pub struct Request(pub Id);
 
 /// The id of a predefined object: always in its first generation.
 const fn predefined_id(index: u32) -> Id {
-    Id {
-        index,
-        generation: PREDEFINED_GENERATION,
-    }
+    Id::from_parts(index, PREDEFINED_GENERATION)
 }
 
 impl Comm {
@@ -2262,11 +2259,11 @@ impl Universe {
 
     /// The C handle value and name of a predefined datatype.
     pub fn predefined_datatype_handle(datatype: Datatype) -> Option<(usize, &'static str)> {
-        if datatype.0.generation != PREDEFINED_GENERATION {
+        if datatype.0.generation() != PREDEFINED_GENERATION {
             return None;
         }
         datatypes::PREDEFINED
-            .get(datatype.0.index as usize)
+            .get(datatype.0.index() as usize)
             .map(|p| (p.handle, p.c_name()))
     }
 

@@ -651,10 +651,10 @@ impl Universe {
 
     /// The predefined op `op` names, if it is one.
     pub fn predefined_op_kind(op: Op) -> Option<PredefinedOp> {
-        if op.0.generation != PREDEFINED_GENERATION {
+        if op.0.generation() != PREDEFINED_GENERATION {
             return None;
         }
-        PredefinedOp::ALL.get(op.0.index as usize).copied()
+        PredefinedOp::ALL.get(op.0.index() as usize).copied()
     }
 
     /// MPI_Op_create: a user op. Errors: [`Error::Finalized`].

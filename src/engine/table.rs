@@ -2,14 +2,31 @@
 //! recognised instead of reaching whatever object took its slot.
 
 use std::collections::VecDeque;
+use std::fmt;
 
 use super::HandleProblem;
 
-/// The identity of an object in its table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Id {
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
+/// The identity of an object in its table: the object's index in the low 32 bits of one
+/// word, its slot's generation in the high 32.
+///
+/// One word, so that every copy of an id, and of a result that holds one, moves it whole. As
+/// two numbers, a callee stored an id as two halves and a caller copying its `Result<Id>`
+/// loaded it as one word, which the processor cannot forward from the two stores: the load
+/// waited for them to reach the cache (it made MPI_Type_dup a fifth slower,
+/// docs/performance.md).
+/// Aligned as the two numbers were (4 bytes), so that the records holding an id beside a
+/// 4-byte field (an error handler's) stay as small as they were.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, packed(4))]
+pub struct Id(u64);
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Id")
+            .field("index", &self.index())
+            .field("generation", &self.generation())
+            .finish()
+    }
 }
 
 /// The generation of the predefined objects' slots (they are never freed): no other object
@@ -23,18 +40,21 @@ pub(crate) const GENERATION_LIMIT: u32 = 1 << 28;
 
 impl Id {
     /// An id from its parts (the C layer decodes handles into these).
-    pub(crate) fn from_parts(index: u32, generation: u32) -> Id {
-        Id { index, generation }
+    #[inline(always)]
+    pub(crate) const fn from_parts(index: u32, generation: u32) -> Id {
+        Id(index as u64 | (generation as u64) << 32)
     }
 
     /// The generation of the slot when the object was made.
-    pub(crate) fn generation(self) -> u32 {
-        self.generation
+    #[inline(always)]
+    pub(crate) const fn generation(self) -> u32 {
+        (self.0 >> 32) as u32
     }
 
     /// The position of the object in its table: small, and unique among live objects of a kind.
-    pub fn index(self) -> u32 {
-        self.index
+    #[inline(always)]
+    pub const fn index(self) -> u32 {
+        self.0 as u32
     }
 }
 
@@ -95,18 +115,15 @@ impl<T> Table<T> {
             generation: PREDEFINED_GENERATION,
             value: Some(value),
         });
-        Id {
-            index,
-            generation: PREDEFINED_GENERATION,
-        }
+        Id::from_parts(index, PREDEFINED_GENERATION)
     }
 
     /// Takes a predefined object out of its slot, leaving the slot empty with its generation
     /// (handles to it then name nothing) and not reusable: [`Table::restore_predefined`]
     /// puts it back.
     pub(crate) fn vacate_predefined(&mut self, id: Id) -> Option<T> {
-        let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation != id.generation {
+        let slot = self.slots.get_mut(id.index() as usize)?;
+        if slot.generation != id.generation() {
             return None;
         }
         slot.value.take()
@@ -114,8 +131,8 @@ impl<T> Table<T> {
 
     /// Puts back what [`Table::vacate_predefined`] took out.
     pub(crate) fn restore_predefined(&mut self, id: Id, value: T) {
-        if let Some(slot) = self.slots.get_mut(id.index as usize) {
-            if slot.generation == id.generation && slot.value.is_none() {
+        if let Some(slot) = self.slots.get_mut(id.index() as usize) {
+            if slot.generation == id.generation() && slot.value.is_none() {
                 slot.value = Some(value);
             }
         }
@@ -135,20 +152,14 @@ impl<T> Table<T> {
             let index = self.free.pop_front()?;
             let slot = &mut self.slots[index as usize];
             slot.value = Some(value);
-            return Some(Id {
-                index,
-                generation: slot.generation,
-            });
+            return Some(Id::from_parts(index, slot.generation));
         }
         let index = self.slots.len() as u32;
         self.slots.push(Slot {
             generation: 1,
             value: Some(value),
         });
-        Some(Id {
-            index,
-            generation: 1,
-        })
+        Some(Id::from_parts(index, 1))
     }
 
     /// Every value in the table, mutably.
@@ -158,16 +169,16 @@ impl<T> Table<T> {
 
     #[inline]
     pub(crate) fn get(&self, id: Id) -> Option<&T> {
-        let slot = self.slots.get(id.index as usize)?;
-        if slot.generation != id.generation {
+        let slot = self.slots.get(id.index() as usize)?;
+        if slot.generation != id.generation() {
             return None;
         }
         slot.value.as_ref()
     }
 
     pub(crate) fn get_mut(&mut self, id: Id) -> Option<&mut T> {
-        let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation != id.generation {
+        let slot = self.slots.get_mut(id.index() as usize)?;
+        if slot.generation != id.generation() {
             return None;
         }
         slot.value.as_mut()
@@ -176,11 +187,11 @@ impl<T> Table<T> {
     /// [`Table::get_mut`], or why `id` names nothing.
     #[inline]
     pub(crate) fn get_mut_or_problem(&mut self, id: Id) -> Result<&mut T, HandleProblem> {
-        match self.slots.get(id.index as usize) {
-            Some(slot) if slot.generation == id.generation && slot.value.is_some() => {}
+        match self.slots.get(id.index() as usize) {
+            Some(slot) if slot.generation == id.generation() && slot.value.is_some() => {}
             _ => return Err(self.problem(id)),
         }
-        Ok(self.slots[id.index as usize]
+        Ok(self.slots[id.index() as usize]
             .value
             .as_mut()
             .expect("checked just above"))
@@ -190,26 +201,26 @@ impl<T> Table<T> {
     /// whether `id` named an object.
     #[inline]
     pub(crate) fn discard(&mut self, id: Id) -> bool {
-        let Some(slot) = self.slots.get_mut(id.index as usize) else {
+        let Some(slot) = self.slots.get_mut(id.index() as usize) else {
             return false;
         };
-        if slot.generation != id.generation || slot.value.is_none() {
+        if slot.generation != id.generation() || slot.value.is_none() {
             return false;
         }
         slot.value = None;
         slot.generation = next_generation(slot.generation);
-        self.free.push_back(id.index);
+        self.free.push_back(id.index());
         true
     }
 
     pub(crate) fn remove(&mut self, id: Id) -> Option<T> {
-        let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation != id.generation {
+        let slot = self.slots.get_mut(id.index() as usize)?;
+        if slot.generation != id.generation() {
             return None;
         }
         let value = slot.value.take()?;
         slot.generation = next_generation(slot.generation);
-        self.free.push_back(id.index);
+        self.free.push_back(id.index());
         Some(value)
     }
 
@@ -217,20 +228,19 @@ impl<T> Table<T> {
     #[inline(always)]
     pub(crate) fn id_at(&self, index: u32) -> Option<Id> {
         let slot = self.slots.get(index as usize)?;
-        slot.value.as_ref().map(|_| Id {
-            index,
-            generation: slot.generation,
-        })
+        slot.value
+            .as_ref()
+            .map(|_| Id::from_parts(index, slot.generation))
     }
 
     /// Why `id` names nothing here: its slot was used by an object since freed, or it was
     /// never handed out (a slot not made yet, or a generation the slot has not reached).
     #[cold]
     pub(crate) fn problem(&self, id: Id) -> HandleProblem {
-        match self.slots.get(id.index as usize) {
+        match self.slots.get(id.index() as usize) {
             Some(slot)
-                if id.generation < slot.generation
-                    || (id.generation == slot.generation && slot.value.is_none()) =>
+                if id.generation() < slot.generation
+                    || (id.generation() == slot.generation && slot.value.is_none()) =>
             {
                 HandleProblem::Freed
             }
@@ -277,13 +287,14 @@ mod tests {
         }
         let reused = table.insert("b").unwrap();
         assert_eq!(
-            reused.index, a.index,
+            reused.index(),
+            a.index(),
             "the oldest free slot is reused first"
         );
-        assert_ne!(reused.generation, a.generation);
+        assert_ne!(reused.generation(), a.generation());
         assert_eq!(table.get(a), None);
         assert_eq!(table.get(reused), Some(&"b"));
-        assert_eq!(table.id_at(a.index), Some(reused));
+        assert_eq!(table.id_at(a.index()), Some(reused));
     }
 
     #[test]
