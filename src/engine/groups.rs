@@ -244,7 +244,7 @@ pub struct Group(pub Id);
 
 impl Group {
     /// MPI_GROUP_EMPTY: predefined, never freed.
-    pub const EMPTY: Group = Group(Id::from_parts(0, super::table::PREDEFINED_GENERATION));
+    pub const EMPTY: Group = Group(super::predefined_id(0));
 }
 
 /// The group table of a new universe: MPI_GROUP_EMPTY in slot 0.

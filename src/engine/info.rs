@@ -181,7 +181,7 @@ pub struct Info(pub Id);
 
 impl Info {
     /// MPI_INFO_ENV: predefined, read-only here, never freed.
-    pub const ENV: Info = Info(Id::from_parts(0, super::table::PREDEFINED_GENERATION));
+    pub const ENV: Info = Info(super::predefined_id(0));
 }
 
 /// The info table of a new universe: MPI_INFO_ENV in slot 0, filled from the process's
