@@ -216,16 +216,20 @@ impl Shared {
         valgrind::rwlock_released(self.address(), exclusive);
     }
 
-    /// The two slots of a thread, by two parts of a hash of its pointer (thread pointers are
-    /// far apart: the page number is hashed). The second is looked at only when the first is
-    /// not the thread's; it may be the first again.
+    /// The two slots of a thread, by its pointer's page number. The first is the page number's
+    /// low bits, with no hash (it is on every get's path under MPI_THREAD_MULTIPLE), distinct
+    /// for threads whose stacks the C library places one after another (glibc: a stack and a
+    /// guard page apart, so consecutive threads' pages differ by one in those bits). The
+    /// second, looked at only when the first is not the thread's, is a multiplicative hash of
+    /// the page number, for other layouts; it may be the first again.
     #[inline(always)]
     fn slots(&self, thread: usize) -> (&Counter, &Counter) {
         const BITS: u32 = READER_SLOTS.trailing_zeros();
-        let hash = (thread >> 12).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let page = thread >> 12;
+        let hash = page.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (
+            &self.readers[page % READER_SLOTS],
             &self.readers[hash >> (usize::BITS - BITS)],
-            &self.readers[(hash >> (usize::BITS - 2 * BITS)) % READER_SLOTS],
         )
     }
 
@@ -889,6 +893,19 @@ mod tests {
     /// A fence for the tests that do not count them (the test above counts them all).
     fn uncounted_fence() {
         std::sync::atomic::fence(Ordering::SeqCst);
+    }
+
+    #[test]
+    fn threads_stacked_one_after_another_get_distinct_first_slots() {
+        let lock = StateLock::new(0u64, ThreadLevel::Multiple);
+        let shared = lock.shared.clone().unwrap();
+        let at = |slot: &Counter| shared.readers.iter().position(|s| std::ptr::eq(s, slot));
+        // glibc's layout: 8 MiB stacks a guard page apart, the thread pointer near each top.
+        let top = 0x7fb2_f8ee_76c0usize;
+        let firsts: std::collections::HashSet<_> = (0..READER_SLOTS)
+            .map(|i| at(shared.slots(top - i * 0x80_1000).0))
+            .collect();
+        assert_eq!(firsts.len(), READER_SLOTS);
     }
 
     #[test]
