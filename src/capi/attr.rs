@@ -107,7 +107,9 @@ unsafe fn create_keyval_fast(
     if (copy >> 1 | delete) != 0 || keyval.is_null() {
         return None;
     }
-    let created = current()?.create_keyval_fast(kind, Language::C, copy == 1)?;
+    // `copy` is 0 or 1 here: its low bit is the record's copy action as it stands (one
+    // instruction; `copy == 1` took three).
+    let created = current()?.create_keyval_fast(kind, Language::C, copy & 1 != 0)?;
     // SAFETY: a non-null (checked) output argument, valid for writes.
     unsafe { keyval.write(created.0) };
     Some(abi::MPI_SUCCESS as c_int)

@@ -311,12 +311,19 @@ const KIND_SHIFT: u32 = 32;
 /// The bit of a slot's key that says its keyval has no callback (copy and delete are the
 /// predefined functions).
 const PLAIN: u64 = 1 << 34;
+/// The bit of a slot's key that says an attribute or an operation under way holds its keyval
+/// (its count in [`Registry`]'s `users` is not 0): the fast free's one comparison also says
+/// "unheld". Only the first holder and the last change it, so bulk copies of held keyvals
+/// touch the counts alone.
+const HELD: u64 = 1 << 35;
+/// The bits of a slot's key that name its keyval (number and kind), callbacks or not.
+const NAME_BITS: u64 = (HELD - 1) & !PLAIN;
 
 #[derive(Debug)]
 struct Slot {
     /// The slot's number (its generation and index: the number of its keyval, or of the last
-    /// one it had), its keyval's kind and whether the keyval is plain: the number and kind a
-    /// call names compare with it at once.
+    /// one it had), its keyval's kind, whether the keyval is plain and whether it is held:
+    /// the number and kind a call names compare with it at once.
     key: u64,
     record: Option<Record>,
 }
@@ -334,16 +341,23 @@ impl Slot {
         (self.key as u32 >> SLOT_BITS) as u16
     }
 
-    /// Whether the slot holds the live keyval `keyval` of `kind` (with `plain`: one without
-    /// callbacks).
+    /// The key bits naming `keyval` of `kind`.
     #[inline(always)]
-    fn holds(&self, keyval: Keyval, kind: ObjectKind, plain: bool) -> bool {
-        let key = u64::from(keyval.0 as u32) | kind.code() << KIND_SHIFT;
-        if plain {
-            self.key == key | PLAIN
-        } else {
-            self.key & !PLAIN == key
-        }
+    fn name(keyval: Keyval, kind: ObjectKind) -> u64 {
+        u64::from(keyval.0 as u32) | kind.code() << KIND_SHIFT
+    }
+
+    /// Whether the slot holds the live keyval `keyval` of `kind`.
+    #[inline(always)]
+    fn holds(&self, keyval: Keyval, kind: ObjectKind) -> bool {
+        self.key & NAME_BITS == Self::name(keyval, kind)
+    }
+
+    /// Whether the slot holds the live keyval `keyval` of `kind`, one without callbacks that
+    /// nothing holds.
+    #[inline(always)]
+    fn holds_unheld_plain(&self, keyval: Keyval, kind: ObjectKind) -> bool {
+        self.key == Self::name(keyval, kind) | PLAIN
     }
 
     /// Gives the slot its next keyval, with `record`; its number: the next generation's, from
@@ -368,9 +382,10 @@ impl Slot {
         Keyval(number as i32)
     }
 
-    /// The slot's keyval goes; its number stays for the next.
+    /// The slot's keyval goes (nothing holds it); its number stays for the next.
     #[inline(always)]
     fn vacate(&mut self) -> Option<Record> {
+        debug_assert_eq!(self.key & HELD, 0, "a keyval goes when nothing holds it");
         self.key &= NUMBER_BITS;
         self.record.take()
     }
@@ -461,7 +476,8 @@ pub(crate) struct Registry {
     slots: Vec<Slot>,
     used: usize,
     /// Per slot: the attributes holding its keyval, plus operations under way that pinned
-    /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval.
+    /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval (the
+    /// slot's key says [`HELD`] while this is not 0).
     users: Vec<u32>,
     /// Per slot: its keyval was freed (and lives on for its attributes). Apart from the
     /// records, so that deleting a value (is this the freed keyval's last holder?) needs no
@@ -652,7 +668,7 @@ impl Registry {
     pub(crate) fn live_user(&self, keyval: Keyval, kind: ObjectKind) -> Option<&Record> {
         let slot = self.slots.get((keyval.0 & SLOT_MASK) as usize)?;
         let record = slot.record.as_ref()?;
-        slot.holds(keyval, kind, false).then_some(record)
+        slot.holds(keyval, kind).then_some(record)
     }
 
     /// Whether `keyval` is a live user keyval of `kind` (freed or not).
@@ -660,7 +676,7 @@ impl Registry {
     pub(crate) fn is_live_user(&self, keyval: Keyval, kind: ObjectKind) -> bool {
         self.slots
             .get((keyval.0 & SLOT_MASK) as usize)
-            .is_some_and(|slot| slot.holds(keyval, kind, false))
+            .is_some_and(|slot| slot.holds(keyval, kind))
     }
 
     /// The record of a keyval of `kind`; fails for unknown numbers and other kinds.
@@ -693,24 +709,44 @@ impl Registry {
     /// One more attribute or operation holds `keyval` (a live user keyval).
     #[inline(always)]
     pub(crate) fn acquire(&mut self, keyval: Keyval) {
-        if let Some(users) = self.users.get_mut((keyval.0 & SLOT_MASK) as usize) {
+        let index = (keyval.0 & SLOT_MASK) as usize;
+        if let Some(users) = self.users.get_mut(index) {
             debug_assert!(
                 keyval.0 >> SLOT_BITS != 0,
                 "predefined keyvals are not counted"
             );
             *users += 1;
+            if *users == 1 {
+                self.mark_held(index, true);
+            }
         }
+    }
+
+    /// The key of slot `index` says whether its keyval is held.
+    #[inline(always)]
+    fn mark_held(&mut self, index: usize, held: bool) {
+        if let Some(slot) = self.slots.get_mut(index) {
+            slot.key = slot.key & !HELD | if held { HELD } else { 0 };
+        }
+    }
+
+    /// One holder fewer (none stays none); whether none is left.
+    #[inline(always)]
+    fn one_user_fewer(&mut self, keyval: Keyval) -> Option<bool> {
+        let index = (keyval.0 & SLOT_MASK) as usize;
+        let users = self.users.get_mut(index)?;
+        *users = users.saturating_sub(1);
+        if *users != 0 {
+            return Some(false);
+        }
+        self.mark_held(index, false);
+        Some(true)
     }
 
     /// One holder fewer; a freed keyval goes when its last holder does.
     #[inline(always)]
     pub(crate) fn release(&mut self, keyval: Keyval) {
-        let slot = (keyval.0 & SLOT_MASK) as usize;
-        let Some(users) = self.users.get_mut(slot) else {
-            return;
-        };
-        *users = users.saturating_sub(1);
-        if *users == 0 {
+        if self.one_user_fewer(keyval) == Some(true) {
             self.release_last(keyval);
         }
     }
@@ -722,12 +758,7 @@ impl Registry {
     /// and freeing 1024 attributes took 45 % longer.
     #[inline(always)]
     pub(crate) fn release_one(&mut self, keyval: Keyval) {
-        let slot = (keyval.0 & SLOT_MASK) as usize;
-        let Some(users) = self.users.get_mut(slot) else {
-            return;
-        };
-        *users = users.saturating_sub(1);
-        if *users == 0 && self.held_is_freed(keyval) {
+        if self.one_user_fewer(keyval) == Some(true) && self.held_is_freed(keyval) {
             self.release_last(keyval);
         }
     }
@@ -762,9 +793,9 @@ impl Registry {
         let slot = self.slots.get_mut(index)?;
         // One comparison: the number (a slot with a keyval has a generation of at least 1, so
         // this also refuses the predefined keyvals and negative numbers), the kind, a keyval
-        // (a slot without one has kind 0) and no callback. Unheld, it is not marked freed
-        // either (a keyval is marked only while held, and unmarked when vacated).
-        if !slot.holds(keyval, kind, true) || !matches!(self.users.get(index), Some(0)) {
+        // (a slot without one has kind 0), no callback and no holder. Unheld, it is not
+        // marked freed either (a keyval is marked only while held, and unmarked when vacated).
+        if !slot.holds_unheld_plain(keyval, kind) {
             return None;
         }
         // The last check, which commits: the slot joins the list (which has room for every
@@ -982,6 +1013,32 @@ mod tests {
         registry.free(with_callback, ObjectKind::Comm).unwrap();
         registry.free(with_copier, ObjectKind::Comm).unwrap();
         assert_eq!(registry.len(), len - 3);
+    }
+
+    #[test]
+    fn plain_free_waits_for_the_last_holder_only() {
+        let mut registry = Registry::new();
+        let keyval = registry.create(spec()).unwrap();
+        registry.acquire(keyval);
+        registry.acquire(keyval);
+        registry.release_one(keyval);
+        assert_eq!(
+            registry.free_plain(keyval, ObjectKind::Comm),
+            None,
+            "one holder left"
+        );
+        registry.release(keyval);
+        assert!(
+            registry.is_live_user(keyval, ObjectKind::Comm),
+            "not freed, so its last holder going leaves it"
+        );
+        // Every first holder marks it held, every last one unmarks it.
+        registry.acquire(keyval);
+        assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), None);
+        registry.release_one(keyval);
+        assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), Some(()));
+        assert!(!registry.is_live_user(keyval, ObjectKind::Comm));
+        assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
     }
 
     #[test]
