@@ -316,14 +316,18 @@ const PLAIN: u64 = 1 << 34;
 /// "unheld". Only the first holder and the last change it, so bulk copies of held keyvals
 /// touch the counts alone.
 const HELD: u64 = 1 << 35;
+/// The bit of a slot's key that says its keyval was freed and lives on for its holders (set
+/// only while it is held; its slot's next keyval starts without it): deleting a value asks
+/// "was that the freed keyval's last holder?" of the key it just unmarked.
+const FREED: u64 = 1 << 36;
 /// The bits of a slot's key that name its keyval (number and kind), callbacks or not.
 const NAME_BITS: u64 = (HELD - 1) & !PLAIN;
 
 #[derive(Debug)]
 struct Slot {
     /// The slot's number (its generation and index: the number of its keyval, or of the last
-    /// one it had), its keyval's kind, whether the keyval is plain and whether it is held:
-    /// the number and kind a call names compare with it at once.
+    /// one it had), its keyval's kind, whether the keyval is plain, held and freed: the
+    /// number and kind a call names compare with it at once.
     key: u64,
     record: Option<Record>,
 }
@@ -479,10 +483,6 @@ pub(crate) struct Registry {
     /// it. Apart from the records, so bulk copies and frees touch 4 bytes per keyval (the
     /// slot's key says [`HELD`] while this is not 0).
     users: Vec<u32>,
-    /// Per slot: its keyval was freed (and lives on for its attributes). Apart from the
-    /// records, so that deleting a value (is this the freed keyval's last holder?) needs no
-    /// record. A set over a value reads its entry's own mark instead (attrs.rs).
-    freed: Vec<bool>,
     free: FreeSlots,
     /// Numbers stay below this: generations run from 1 to `number_limit >> SLOT_BITS` - 1
     /// ([`GENERATIONS`] unless [`Registry::keep_numbers_below`] lowered it).
@@ -498,7 +498,6 @@ impl Registry {
             slots: Vec::new(),
             used: 0,
             users: Vec::new(),
-            freed: Vec::new(),
             free: FreeSlots::default(),
             number_limit: u32::from(GENERATIONS) << SLOT_BITS,
             predefined: Vec::new(),
@@ -592,7 +591,6 @@ impl Registry {
         let made = self.slots.len();
         self.slots.extend((made..len).map(Slot::new));
         self.users.resize(len, 0);
-        self.freed.resize(len, false);
         self.free.grow_to(len);
         self.take_slot()
     }
@@ -651,10 +649,9 @@ impl Registry {
     /// be set with it any more.
     #[inline(always)]
     pub(crate) fn held_is_freed(&self, keyval: Keyval) -> bool {
-        self.freed
+        self.slots
             .get((keyval.0 & SLOT_MASK) as usize)
-            .copied()
-            .unwrap_or(true)
+            .map_or(true, |slot| slot.key & FREED != 0)
     }
 
     /// The record of a live user keyval of `kind` that may take new values, or `None`.
@@ -717,48 +714,46 @@ impl Registry {
             );
             *users += 1;
             if *users == 1 {
-                self.mark_held(index, true);
+                if let Some(slot) = self.slots.get_mut(index) {
+                    slot.key |= HELD;
+                }
             }
         }
     }
 
-    /// The key of slot `index` says whether its keyval is held.
+    /// One holder fewer (none stays none); when none is left, the slot's key, unmarked held.
     #[inline(always)]
-    fn mark_held(&mut self, index: usize, held: bool) {
-        if let Some(slot) = self.slots.get_mut(index) {
-            slot.key = slot.key & !HELD | if held { HELD } else { 0 };
-        }
-    }
-
-    /// One holder fewer (none stays none); whether none is left.
-    #[inline(always)]
-    fn one_user_fewer(&mut self, keyval: Keyval) -> Option<bool> {
+    fn one_user_fewer(&mut self, keyval: Keyval) -> Option<u64> {
         let index = (keyval.0 & SLOT_MASK) as usize;
         let users = self.users.get_mut(index)?;
         *users = users.saturating_sub(1);
         if *users != 0 {
-            return Some(false);
+            return None;
         }
-        self.mark_held(index, false);
-        Some(true)
+        let slot = self.slots.get_mut(index)?;
+        slot.key &= !HELD;
+        Some(slot.key)
     }
 
     /// One holder fewer; a freed keyval goes when its last holder does.
     #[inline(always)]
     pub(crate) fn release(&mut self, keyval: Keyval) {
-        if self.one_user_fewer(keyval) == Some(true) {
+        if self.one_user_fewer(keyval).is_some() {
             self.release_last(keyval);
         }
     }
 
-    /// [`Registry::release`] for a value deleted on its own (the delete fast path): the flag
-    /// kept apart from the record answers "was it freed?" without a call, since an object's
+    /// [`Registry::release`] for a value deleted on its own (the delete fast path): the key's
+    /// [`FREED`] answers "was it freed?" without a call, since an object's
     /// only value of a live keyval going is common (delete, then set again). The bulk loops
     /// (frees, failed dups) keep `release`: there the extra test moved their loops' code,
     /// and freeing 1024 attributes took 45 % longer.
     #[inline(always)]
     pub(crate) fn release_one(&mut self, keyval: Keyval) {
-        if self.one_user_fewer(keyval) == Some(true) && self.held_is_freed(keyval) {
+        if self
+            .one_user_fewer(keyval)
+            .is_some_and(|key| key & FREED != 0)
+        {
             self.release_last(keyval);
         }
     }
@@ -778,7 +773,6 @@ impl Registry {
     fn vacate(&mut self, keyval: Keyval) {
         let slot = (keyval.0 & SLOT_MASK) as u32;
         self.slots[slot as usize].vacate();
-        self.freed[slot as usize] = false;
         let pushed = self.free.push_back(slot);
         debug_assert!(pushed, "a slot handed out was made, and the ring with it");
     }
@@ -816,7 +810,7 @@ impl Registry {
             self.vacate(keyval);
         } else {
             self.user_record_mut(keyval).expect("looked up").freed = true;
-            self.freed[(keyval.0 & SLOT_MASK) as usize] = true;
+            self.slots[(keyval.0 & SLOT_MASK) as usize].key |= FREED;
         }
         Ok(())
     }
@@ -1039,6 +1033,34 @@ mod tests {
         assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), Some(()));
         assert!(!registry.is_live_user(keyval, ObjectKind::Comm));
         assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
+    }
+
+    #[test]
+    fn a_freed_keyval_goes_when_its_last_value_is_deleted() {
+        let mut registry = Registry::new();
+        let keyval = registry.create(spec()).unwrap();
+        let other = registry.create(spec()).unwrap();
+        registry.acquire(keyval);
+        registry.acquire(keyval);
+        registry.acquire(other);
+        registry.free(keyval, ObjectKind::Comm).unwrap();
+        assert!(registry.held_is_freed(keyval));
+        assert!(!registry.held_is_freed(other));
+        registry.release_one(keyval);
+        assert!(
+            registry.is_live_user(keyval, ObjectKind::Comm),
+            "one holder left"
+        );
+        registry.release_one(keyval);
+        assert!(!registry.is_live_user(keyval, ObjectKind::Comm));
+        assert!(
+            !registry.held_is_freed(keyval),
+            "a vacated slot is not marked freed"
+        );
+        // Not freed: its last value going leaves it.
+        registry.release_one(other);
+        assert!(registry.is_live_user(other, ObjectKind::Comm));
+        assert_eq!(registry.len(), 12 + 1);
     }
 
     #[test]
