@@ -744,10 +744,10 @@ impl Registry {
     }
 
     /// [`Registry::release`] for a value deleted on its own (the delete fast path): the key's
-    /// [`FREED`] answers "was it freed?" without a call, since an object's
-    /// only value of a live keyval going is common (delete, then set again). The bulk loops
-    /// (frees, failed dups) keep `release`: there the extra test moved their loops' code,
-    /// and freeing 1024 attributes took 45 % longer.
+    /// [`FREED`] answers "was it freed?" without a call, since an object's only value of a
+    /// live keyval going is common (delete, then set again). The bulk loops (frees, failed
+    /// dups) keep `release`: there the extra test moved their loops' code, and freeing 1024
+    /// attributes took 45 % longer.
     #[inline(always)]
     pub(crate) fn release_one(&mut self, keyval: Keyval) {
         if self
