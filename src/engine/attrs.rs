@@ -274,7 +274,7 @@ impl AttrSet {
     }
 
     /// [`AttrSet::get`] with the probe of a hashed set in line: the layout of the threaded
-    /// get (16 attributes in its benchmark) and of Fortran's, which measured faster so.
+    /// get (16 attributes in its benchmark), which measured faster so.
     #[inline(always)]
     pub(crate) fn get_probing_in_line(&self, keyval: Keyval) -> Option<&Entry> {
         if self.len == 0 {

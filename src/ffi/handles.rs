@@ -590,15 +590,20 @@ pub(crate) fn generation_matches(code: i64, id: Id) -> bool {
 /// handle or a well-formed integer of the kind names, with the generation code the object
 /// there must match ([`generation_matches`]); `None` for anything else (the whole way reports
 /// errors). A predefined object's slot keeps generation 0 for ever (code 0, which no integer
-/// carries), so both forms take the same path.
+/// carries), so both forms take the same path. An encoded integer of the kind is decoded
+/// first (the common case, laid out without a jump; its tag checked before its code, which
+/// then needs no register of its own); a predefined value, which never decodes (its code
+/// is 0), is looked up after.
 #[inline(always)]
 pub(crate) fn fortran_index<H: CHandle>(value: i64) -> Option<(u32, i64)> {
-    if let Some(object) = usize::try_from(value).ok().and_then(H::predefined) {
-        let id = H::id(object);
-        return Some((id.index(), FORTRAN_BITS.code(id.generation())));
+    if value & 0xf == H::TAG as i64 {
+        if let Some((_, index, code)) = FORTRAN_BITS.decode(value) {
+            return Some((index, code));
+        }
     }
-    let (tag, index, code) = FORTRAN_BITS.decode(value)?;
-    (tag == H::TAG).then_some((index, code))
+    crate::engine::cold_path();
+    let id = H::id(usize::try_from(value).ok().and_then(H::predefined)?);
+    Some((id.index(), FORTRAN_BITS.code(id.generation())))
 }
 
 /// MPI_*_c2f: a predefined handle's ABI value, a live object's Fortran integer, or the null
@@ -733,6 +738,26 @@ mod tests {
             assert!(FORTRAN_BITS.decode(predefined).is_none());
         }
         assert!(FORTRAN_BITS.decode(-5).is_none());
+    }
+
+    #[test]
+    fn the_fast_paths_index_takes_encoded_and_predefined_integers_of_the_kind_only() {
+        type H = abi::MPI_Comm;
+        let world = H::id(Comm::WORLD);
+        let predefined = abi::MPIATTR_HANDLE_MPI_COMM_WORLD as i64;
+        assert_eq!(fortran_index::<H>(predefined), Some((world.index(), 0)));
+        let id = Id::from_parts(77, 5);
+        let encoded = FORTRAN_BITS.encode(H::TAG, id).unwrap();
+        let code = FORTRAN_BITS.code(5);
+        assert_eq!(fortran_index::<H>(encoded), Some((77, code)));
+        let window = FORTRAN_BITS
+            .encode(<abi::MPI_Win as CHandle>::TAG, id)
+            .unwrap();
+        // Another kind's integer, a predefined value of another kind, the code-0 forms of the
+        // kind's tag, negative values: none names a communicator.
+        for other in [window, 0x20b, H::TAG as i64, 0x11, 0x3f1, -1, -encoded] {
+            assert_eq!(fortran_index::<H>(other), None, "{other:#x}");
+        }
     }
 }
 
