@@ -590,16 +590,13 @@ pub(crate) fn generation_matches(code: i64, id: Id) -> bool {
 /// handle or a well-formed integer of the kind names, with the generation code the object
 /// there must match ([`generation_matches`]); `None` for anything else (the whole way reports
 /// errors). A predefined object's slot keeps generation 0 for ever (code 0, which no integer
-/// carries), so both forms take the same path. An encoded integer of the kind is decoded
-/// first (the common case, laid out without a jump; its tag checked before its code, which
-/// then needs no register of its own); a predefined value, which never decodes (its code
+/// carries), so both forms take the same path. An encoded integer is decoded first (the
+/// common case, laid out without a jump); a predefined value, which never decodes (its code
 /// is 0), is looked up after.
 #[inline(always)]
 pub(crate) fn fortran_index<H: CHandle>(value: i64) -> Option<(u32, i64)> {
-    if value & 0xf == H::TAG as i64 {
-        if let Some((_, index, code)) = FORTRAN_BITS.decode(value) {
-            return Some((index, code));
-        }
+    if let Some((tag, index, code)) = FORTRAN_BITS.decode(value) {
+        return (tag == H::TAG).then_some((index, code));
     }
     crate::engine::cold_path();
     let id = H::id(usize::try_from(value).ok().and_then(H::predefined)?);
