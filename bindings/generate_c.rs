@@ -117,7 +117,8 @@ pub struct Annotation {
     /// Whether the entry point's last step is a jump to `threaded_X`, which tries
     /// `<body>_threaded` (the fast path under MPI_THREAD_MULTIPLE, kept out of the entry
     /// point, whose single-thread fast path would otherwise keep more registers) and then
-    /// jumps to the whole function.
+    /// jumps to the whole function. `<body>_fast` then passes on the universe it found open,
+    /// if any, when it declines, so that the threaded path does not look it up again.
     pub threaded: bool,
     /// Whether the large-count form `MPI_X_c` is implemented too (body `<body>_c`).
     pub large: bool,
@@ -919,7 +920,15 @@ fn entry_point(
             }
         }
         let fast_unsafe = is_unsafe(source, &format!("{body}_fast"));
-        let fast = if annotation.fast {
+        let fast = if annotation.threaded {
+            format!(
+                "    // The common case first, without any call; what it declines goes on with the\n    // universe it found open, if any.\n    {safety}let universe = match {open}{chapter}::{body}_fast({names}){close} {{\n        Ok(code) => return code,\n        Err(universe) => universe,\n    }};\n",
+                names = names.join(", "),
+                safety = if fast_unsafe { "// SAFETY: the fast path's contract is this function's.\n    " } else { "" },
+                open = if fast_unsafe { "unsafe { " } else { "" },
+                close = if fast_unsafe { " }" } else { "" },
+            )
+        } else if annotation.fast {
             format!(
                 "    // The common case first, without any call; `None` goes the whole way.\n    {safety}if let Some(code) = {open}{chapter}::{body}_fast({}){close} {{\n        return code;\n    }}\n",
                 names.join(", "),
@@ -931,21 +940,23 @@ fn entry_point(
             String::new()
         };
         // With `threaded`, the entry point's last step is a jump to `threaded_{name}`, a leaf
-        // that tries the fast path under MPI_THREAD_MULTIPLE and jumps to the whole function.
+        // that tries the fast path under MPI_THREAD_MULTIPLE, with the universe the entry
+        // point found (its last argument, so that the others stay in their registers), and
+        // jumps to the whole function.
         let (threaded, last) = if annotation.threaded {
             (
                 format!(
                     r#"
-/// `{name}` under MPI_THREAD_MULTIPLE: the common case without any call, else the whole
-/// function. A function of its own, so that neither the entry point nor the whole function
-/// keeps more registers for it.
+/// `{name}` under MPI_THREAD_MULTIPLE, in the universe the entry point found open: the
+/// common case without any call, else the whole function. A function of its own, so that
+/// neither the entry point nor the whole function keeps more registers for it.
 ///
 /// # Safety
 /// As for `{pmpi}`.
 #[inline(never)]
 #[allow(clippy::too_many_arguments, non_snake_case)]
-unsafe extern "C" fn threaded_{name}({typed}) -> std::ffi::c_int {{
-    {safety}if let Some(code) = {open}{chapter}::{body}_threaded({names}){close} {{
+unsafe extern "C" fn threaded_{name}({typed}, universe: Option<&'static crate::engine::Universe>) -> std::ffi::c_int {{
+    {safety}if let Some(code) = {open}{chapter}::{body}_threaded({names}, universe){close} {{
         return code;
     }}
     // SAFETY: the same contract as this function's.
@@ -962,10 +973,10 @@ unsafe extern "C" fn threaded_{name}({typed}) -> std::ffi::c_int {{
                     open = if fast_unsafe { "unsafe { " } else { "" },
                     close = if fast_unsafe { " }" } else { "" },
                 ),
-                format!("threaded_{name}"),
+                format!("threaded_{name}({}, universe)", names.join(", ")),
             )
         } else {
-            (String::new(), format!("whole_{name}"))
+            (String::new(), format!("whole_{name}({})", names.join(", ")))
         };
         write!(
             out,
@@ -1001,7 +1012,7 @@ unsafe extern "C" fn whole_{name}({typed}) -> std::ffi::c_int {{
 #[allow(clippy::too_many_arguments, non_snake_case)]
 unsafe fn entry_{name}({typed}) -> std::ffi::c_int {{
 {fast}    // SAFETY: the same contract as this function's.
-    unsafe {{ {last}({names}) }}
+    unsafe {{ {last} }}
 }}
 {threaded}
 {doc}///

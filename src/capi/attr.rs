@@ -10,7 +10,8 @@ use super::{universe, Out};
 use crate::abi::{self, MPI_Comm, MPI_Datatype, MPI_Win};
 use crate::callbacks::{CCopy, CCopyFn, CDelete, CDeleteFn};
 use crate::engine::{
-    CopyAction, DeleteAction, Error, Keyval, KeyvalSpec, Language, Object, ObjectKind, Result, Word,
+    CopyAction, DeleteAction, Error, Keyval, KeyvalSpec, Language, Object, ObjectKind, Result,
+    Universe, Word,
 };
 use crate::ffi::args::KeyvalInOut;
 use crate::ffi::current;
@@ -188,7 +189,7 @@ where
     Some(abi::MPI_SUCCESS as c_int)
 }
 
-/// A get's fast path: the single-thread one, or with `threaded` the one under
+/// A get's fast path in `universe`: the single-thread one, or with `threaded` the one under
 /// MPI_THREAD_MULTIPLE (in the function of its own the entry point jumps to:
 /// bindings/functions.txt, `threaded`); `None` for every case it does not take.
 ///
@@ -196,6 +197,7 @@ where
 /// The pointer arguments are NULL or valid (the C caller's contract).
 #[inline(always)]
 unsafe fn get_attr_fast<H: CHandle>(
+    universe: &Universe,
     handle: H,
     keyval: c_int,
     value: *mut c_void,
@@ -212,7 +214,7 @@ where
         }
         decode_made_first(handle)
     };
-    let found = current()?.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
+    let found = universe.get_attr_fast(object, Keyval(keyval), Language::C, threaded)?;
     // SAFETY: both are non-null (checked) output arguments, valid for writes.
     unsafe {
         match found {
@@ -226,6 +228,31 @@ where
         }
     }
     Some(abi::MPI_SUCCESS as c_int)
+}
+
+/// What a get's single-thread attempt gives the entry point: the call's code, or, declined,
+/// the universe it found open (`None` if there is none), for the threaded attempt.
+pub(super) type SingleAttempt = std::result::Result<c_int, Option<&'static Universe>>;
+
+/// [`get_attr_fast`]'s single-thread attempt, as the entry points make it (see
+/// bindings/functions.txt, `threaded`): what it declines goes on with the universe it found
+/// open, or `None` if there is none.
+///
+/// # Safety
+/// As for [`get_attr_fast`].
+#[inline(always)]
+unsafe fn get_attr_single<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    value: *mut c_void,
+    flag: *mut c_int,
+) -> SingleAttempt
+where
+    H::Object: Object,
+{
+    let universe = current().ok_or(None)?;
+    // SAFETY: this function's contract.
+    unsafe { get_attr_fast(universe, handle, keyval, value, flag, false) }.ok_or(Some(universe))
 }
 
 #[inline(always)]
@@ -325,9 +352,9 @@ pub(super) unsafe fn comm_get_attr_fast(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> Option<c_int> {
+) -> SingleAttempt {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag, false) }
+    unsafe { get_attr_single(comm, comm_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
@@ -336,9 +363,10 @@ pub(super) unsafe fn comm_get_attr_threaded(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
+    universe: Option<&Universe>,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, comm_keyval, attribute_val, flag, true) }
+    unsafe { get_attr_fast(universe?, comm, comm_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -434,9 +462,9 @@ pub(super) unsafe fn type_get_attr_fast(
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> Option<c_int> {
+) -> SingleAttempt {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag, false) }
+    unsafe { get_attr_single(datatype, type_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
@@ -445,9 +473,10 @@ pub(super) unsafe fn type_get_attr_threaded(
     type_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
+    universe: Option<&Universe>,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(datatype, type_keyval, attribute_val, flag, true) }
+    unsafe { get_attr_fast(universe?, datatype, type_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -543,9 +572,9 @@ pub(super) unsafe fn win_get_attr_fast(
     win_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> Option<c_int> {
+) -> SingleAttempt {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag, false) }
+    unsafe { get_attr_single(win, win_keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
@@ -554,9 +583,10 @@ pub(super) unsafe fn win_get_attr_threaded(
     win_keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
+    universe: Option<&Universe>,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(win, win_keyval, attribute_val, flag, true) }
+    unsafe { get_attr_fast(universe?, win, win_keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
@@ -644,9 +674,9 @@ pub(super) unsafe fn attr_get_fast(
     keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
-) -> Option<c_int> {
+) -> SingleAttempt {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, keyval, attribute_val, flag, false) }
+    unsafe { get_attr_single(comm, keyval, attribute_val, flag) }
 }
 
 #[inline(always)]
@@ -655,9 +685,10 @@ pub(super) unsafe fn attr_get_threaded(
     keyval: c_int,
     attribute_val: *mut c_void,
     flag: *mut c_int,
+    universe: Option<&Universe>,
 ) -> Option<c_int> {
     // SAFETY: this function's contract.
-    unsafe { get_attr_fast(comm, keyval, attribute_val, flag, true) }
+    unsafe { get_attr_fast(universe?, comm, keyval, attribute_val, flag, true) }
 }
 
 /// Deletes the attribute, running its delete callback.
