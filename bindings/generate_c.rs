@@ -919,22 +919,26 @@ fn entry_point(
                 }
             }
         }
-        let fast_unsafe = is_unsafe(source, &format!("{body}_fast"));
+        // How the entry point and `threaded_X` call the fast path: in an `unsafe` block, with
+        // its SAFETY line, if the body's fast path is an `unsafe fn`.
+        let (safety, open, close) = if is_unsafe(source, &format!("{body}_fast")) {
+            (
+                "// SAFETY: the fast path's contract is this function's.\n    ",
+                "unsafe { ",
+                " }",
+            )
+        } else {
+            ("", "", "")
+        };
         let fast = if annotation.threaded {
             format!(
                 "    // The common case first, without any call; what it declines goes on with the\n    // universe it found open, if any.\n    {safety}let universe = match {open}{chapter}::{body}_fast({names}){close} {{\n        Ok(code) => return code,\n        Err(universe) => universe,\n    }};\n",
                 names = names.join(", "),
-                safety = if fast_unsafe { "// SAFETY: the fast path's contract is this function's.\n    " } else { "" },
-                open = if fast_unsafe { "unsafe { " } else { "" },
-                close = if fast_unsafe { " }" } else { "" },
             )
         } else if annotation.fast {
             format!(
                 "    // The common case first, without any call; `None` goes the whole way.\n    {safety}if let Some(code) = {open}{chapter}::{body}_fast({}){close} {{\n        return code;\n    }}\n",
                 names.join(", "),
-                safety = if fast_unsafe { "// SAFETY: the fast path's contract is this function's.\n    " } else { "" },
-                open = if fast_unsafe { "unsafe { " } else { "" },
-                close = if fast_unsafe { " }" } else { "" },
             )
         } else {
             String::new()
@@ -965,13 +969,6 @@ unsafe extern "C" fn threaded_{name}({typed}, universe: Option<&'static crate::e
 "#,
                     typed = typed.join(", "),
                     names = names.join(", "),
-                    safety = if fast_unsafe {
-                        "// SAFETY: the fast path's contract is this function's.\n    "
-                    } else {
-                        ""
-                    },
-                    open = if fast_unsafe { "unsafe { " } else { "" },
-                    close = if fast_unsafe { " }" } else { "" },
                 ),
                 format!("threaded_{name}({}, universe)", names.join(", ")),
             )
