@@ -255,13 +255,44 @@ where
     unsafe { get_attr_fast(universe, handle, keyval, value, flag, false) }.ok_or(Some(universe))
 }
 
+/// The delete's fast path: the engine's first try in line (an object's only value, the
+/// first of a small set, a hashed set's home slot, nothing to delete: no call, so no register
+/// saved); any other value is searched for out of line, and there a miss goes the whole way
+/// (`whole`, the entry point's whole function) without coming back, so that the entry point
+/// keeps nothing across the call. `None`: the whole way.
 #[inline(always)]
-fn delete_attr_fast<H: CHandle>(handle: H, keyval: c_int) -> Option<c_int>
+fn delete_attr_fast<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    whole: unsafe extern "C" fn(H, c_int) -> c_int,
+) -> Option<c_int>
 where
     H::Object: Object,
 {
-    current()?.delete_attr_fast(decode_made_first(handle)?, Keyval(keyval))?;
-    Some(abi::MPI_SUCCESS as c_int)
+    if current()?.delete_attr_first(decode_made_first(handle)?, Keyval(keyval))? {
+        return Some(abi::MPI_SUCCESS as c_int);
+    }
+    Some(delete_attr_searching(handle, keyval, whole))
+}
+
+/// [`delete_attr_fast`] where the first try did not do: the engine's fast delete, which
+/// searches the set, else the whole function.
+#[inline(never)]
+fn delete_attr_searching<H: CHandle>(
+    handle: H,
+    keyval: c_int,
+    whole: unsafe extern "C" fn(H, c_int) -> c_int,
+) -> c_int
+where
+    H::Object: Object,
+{
+    let done = || current()?.delete_attr_fast(decode_made_first(handle)?, Keyval(keyval));
+    match done() {
+        Some(()) => abi::MPI_SUCCESS as c_int,
+        // SAFETY: `whole` is the entry point's whole function, called with the entry point's
+        // own arguments: its contract is the entry point's, which the caller upholds.
+        None => unsafe { whole(handle, keyval) },
+    }
 }
 
 // The entry points are generated from bindings/functions.txt (see bindings/generate_c.rs);
@@ -376,7 +407,7 @@ pub(super) fn comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> Result<()>
 
 #[inline(always)]
 pub(super) fn comm_delete_attr_fast(comm: MPI_Comm, comm_keyval: c_int) -> Option<c_int> {
-    delete_attr_fast(comm, comm_keyval)
+    delete_attr_fast(comm, comm_keyval, super::whole_MPI_Comm_delete_attr)
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
@@ -486,7 +517,7 @@ pub(super) fn type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> Re
 
 #[inline(always)]
 pub(super) fn type_delete_attr_fast(datatype: MPI_Datatype, type_keyval: c_int) -> Option<c_int> {
-    delete_attr_fast(datatype, type_keyval)
+    delete_attr_fast(datatype, type_keyval, super::whole_MPI_Type_delete_attr)
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
@@ -596,7 +627,7 @@ pub(super) fn win_delete_attr(win: MPI_Win, win_keyval: c_int) -> Result<()> {
 
 #[inline(always)]
 pub(super) fn win_delete_attr_fast(win: MPI_Win, win_keyval: c_int) -> Option<c_int> {
-    delete_attr_fast(win, win_keyval)
+    delete_attr_fast(win, win_keyval, super::whole_MPI_Win_delete_attr)
 }
 
 /// Creates a keyval; MPI_*_NULL_COPY_FN (0) and MPI_*_DUP_FN (1) are recognised.
@@ -698,5 +729,5 @@ pub(super) fn attr_delete(comm: MPI_Comm, keyval: c_int) -> Result<()> {
 
 #[inline(always)]
 pub(super) fn attr_delete_fast(comm: MPI_Comm, keyval: c_int) -> Option<c_int> {
-    delete_attr_fast(comm, keyval)
+    delete_attr_fast(comm, keyval, super::whole_MPI_Attr_delete)
 }

@@ -515,6 +515,58 @@ impl AttrSet {
         self.find(keyval)
     }
 
+    /// The entry for `keyval` if it is the first of a small set.
+    #[inline(always)]
+    pub(crate) fn first_small(&self, keyval: Keyval) -> Option<Entry> {
+        if self.hashed() {
+            return None;
+        }
+        self.slots
+            .first()
+            .copied()
+            .filter(|e| e.keyval == keyval && self.len != 0)
+    }
+
+    /// The slot holding `keyval` if it is its home slot in a hashed set (where most keyvals
+    /// are): found without the probe's loop.
+    #[inline(always)]
+    pub(crate) fn at_home(&self, keyval: Keyval) -> Option<usize> {
+        if !self.hashed() || keyval.0 == 0 {
+            return None;
+        }
+        let slot = home(keyval, self.slots.len());
+        self.slots
+            .get(slot)
+            .filter(|e| e.keyval == keyval)
+            .map(|_| slot)
+    }
+
+    /// Removes the entry in a small set's `slot`; `false` (and nothing done) if the set has
+    /// no entry there. The last entry fills the hole (a small set's entries stay in its first
+    /// `len` slots), copied field by field: moved as a whole through a temporary, it went
+    /// through the stack and needed a frame. (`get`, not indexing: no panic path around the
+    /// callers' fast paths.)
+    #[inline(always)]
+    pub(crate) fn remove_small(&mut self, slot: usize) -> bool {
+        let last = (self.len as usize).wrapping_sub(1);
+        match self.slots.get_mut(slot..=last) {
+            Some([only]) => *only = Entry::default(),
+            Some([hole, .., end]) => {
+                *hole = *end;
+                *end = Entry::default();
+            }
+            _ => return false,
+        }
+        self.len -= 1;
+        if self.len == 0 {
+            // A small slice stays, empty, for the next value (delete then set is common): at
+            // most SMALL slots, as the object had.
+            self.next_seq = 0;
+            self.callbacks = 0;
+        }
+        true
+    }
+
     /// The entry in a slot [`AttrSet::slot_of`] gave.
     #[inline(always)]
     pub(crate) fn at(&self, slot: usize) -> Entry {
@@ -562,31 +614,14 @@ impl AttrSet {
         if self.hashed() {
             return self.remove_hashed(slot, spare, then);
         }
-        // The last entry fills the hole (a small set's entries stay in its first `len` slots).
-        // (`get`, not indexing: no panic path around the callers' fast paths.)
-        let last = (self.len as usize).wrapping_sub(1);
-        if slot > last {
-            return;
+        if self.remove_small(slot) {
+            then();
         }
-        let Some(moved) = self.slots.get_mut(last).map(std::mem::take) else {
-            return;
-        };
-        if let Some(hole) = self.slots.get_mut(slot).filter(|_| slot != last) {
-            *hole = moved;
-        }
-        self.len -= 1;
-        if self.len == 0 {
-            // A small slice stays, empty, for the next value (delete then set is common): at
-            // most SMALL slots, as the object had.
-            self.next_seq = 0;
-            self.callbacks = 0;
-        }
-        then();
     }
 
     /// [`AttrSet::remove_at`] in a hashed set.
     #[inline(never)]
-    fn remove_hashed(&mut self, slot: usize, spare: &mut Spare, then: impl FnOnce()) {
+    pub(crate) fn remove_hashed(&mut self, slot: usize, spare: &mut Spare, then: impl FnOnce()) {
         if self.take_hashed(slot, spare) {
             then();
         }

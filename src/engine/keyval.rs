@@ -311,10 +311,14 @@ const KIND_SHIFT: u32 = 32;
 /// The bit of a slot's key that says its keyval has no callback (copy and delete are the
 /// predefined functions).
 const PLAIN: u64 = 1 << 34;
-/// The bit of a slot's key that says an attribute or an operation under way holds its keyval
-/// (its count in [`Registry`]'s `users` is not 0): the fast free's one comparison also says
-/// "unheld". Only the first holder and the last change it, so bulk copies of held keyvals
-/// touch the counts alone.
+/// The bit of a slot's key that says an attribute or an operation under way holds its keyval,
+/// or held it: set by its first holder, cleared only when the keyval goes (its count in
+/// [`Registry`]'s `users` says whether something holds it now). The fast free's one
+/// comparison also says "never held": a keyval that was held goes the whole way, which asks
+/// the count. Only a first holder changes it, so bulk copies of held keyvals touch the
+/// counts alone, and a delete and a set of an object's only value that follow each other
+/// store nothing to the key (clearing the bit on the delete made the pair at 1 attribute
+/// 0.2 ns slower).
 const HELD: u64 = 1 << 35;
 /// The bit of a slot's key that says its keyval was freed and lives on for its holders (set
 /// only while it is held; its slot's next keyval starts without it): deleting a value asks
@@ -358,7 +362,7 @@ impl Slot {
     }
 
     /// Whether the slot holds the live keyval `keyval` of `kind`, one without callbacks that
-    /// nothing holds.
+    /// nothing ever held.
     #[inline(always)]
     fn holds_unheld_plain(&self, keyval: Keyval, kind: ObjectKind) -> bool {
         self.key == Self::name(keyval, kind) | PLAIN
@@ -389,7 +393,6 @@ impl Slot {
     /// The slot's keyval goes (nothing holds it); its number stays for the next.
     #[inline(always)]
     fn vacate(&mut self) -> Option<Record> {
-        debug_assert_eq!(self.key & HELD, 0, "a keyval goes when nothing holds it");
         self.key &= NUMBER_BITS;
         self.record.take()
     }
@@ -714,14 +717,21 @@ impl Registry {
             );
             *users += 1;
             if *users == 1 {
-                if let Some(slot) = self.slots.get_mut(index) {
+                if let Some(slot) = self
+                    .slots
+                    .get_mut(index)
+                    .filter(|slot| slot.key & HELD == 0)
+                {
+                    // A keyval's first holder ever: after it, the mark stays.
+                    super::cold_path();
                     slot.key |= HELD;
                 }
             }
         }
     }
 
-    /// One holder fewer (none stays none); when none is left, the slot's key, unmarked held.
+    /// One holder fewer (none stays none); when none is left, the slot's key (still marked
+    /// [`HELD`]).
     #[inline(always)]
     fn one_user_fewer(&mut self, keyval: Keyval) -> Option<u64> {
         let index = (keyval.0 & SLOT_MASK) as usize;
@@ -730,9 +740,16 @@ impl Registry {
         if *users != 0 {
             return None;
         }
-        let slot = self.slots.get_mut(index)?;
-        slot.key &= !HELD;
-        Some(slot.key)
+        Some(self.slots.get(index)?.key)
+    }
+
+    /// One holder fewer, of a keyval that was not freed (so it stays when its last holder
+    /// goes): the count alone.
+    #[inline(always)]
+    pub(crate) fn release_unfreed(&mut self, keyval: Keyval) {
+        if let Some(users) = self.users.get_mut((keyval.0 & SLOT_MASK) as usize) {
+            *users = users.saturating_sub(1);
+        }
     }
 
     /// One holder fewer; a freed keyval goes when its last holder does.
@@ -772,6 +789,10 @@ impl Registry {
     /// The keyval's number becomes invalid and its slot waits for reuse.
     fn vacate(&mut self, keyval: Keyval) {
         let slot = (keyval.0 & SLOT_MASK) as u32;
+        debug_assert_eq!(
+            self.users[slot as usize], 0,
+            "a keyval goes when nothing holds it"
+        );
         self.slots[slot as usize].vacate();
         let pushed = self.free.push_back(slot);
         debug_assert!(pushed, "a slot handed out was made, and the ring with it");
@@ -787,8 +808,9 @@ impl Registry {
         let slot = self.slots.get_mut(index)?;
         // One comparison: the number (a slot with a keyval has a generation of at least 1, so
         // this also refuses the predefined keyvals and negative numbers), the kind, a keyval
-        // (a slot without one has kind 0), no callback and no holder. Unheld, it is not
-        // marked freed either (a keyval is marked only while held, and unmarked when vacated).
+        // (a slot without one has kind 0), no callback and never a holder. Never held, it is
+        // not marked freed either (a keyval is marked only while held, and unmarked when
+        // vacated).
         if !slot.holds_unheld_plain(keyval, kind) {
             return None;
         }
@@ -1010,7 +1032,7 @@ mod tests {
     }
 
     #[test]
-    fn plain_free_waits_for_the_last_holder_only() {
+    fn plain_free_takes_only_keyvals_never_held() {
         let mut registry = Registry::new();
         let keyval = registry.create(spec()).unwrap();
         registry.acquire(keyval);
@@ -1026,11 +1048,14 @@ mod tests {
             registry.is_live_user(keyval, ObjectKind::Comm),
             "not freed, so its last holder going leaves it"
         );
-        // Every first holder marks it held, every last one unmarks it.
+        // The mark stays after the last holder goes: a keyval once held takes the whole way,
+        // which asks the count.
         registry.acquire(keyval);
         assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), None);
         registry.release_one(keyval);
-        assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), Some(()));
+        assert_eq!(registry.free_plain(keyval, ObjectKind::Comm), None);
+        assert!(registry.is_live_user(keyval, ObjectKind::Comm));
+        registry.free(keyval, ObjectKind::Comm).unwrap();
         assert!(!registry.is_live_user(keyval, ObjectKind::Comm));
         assert!(registry.lookup(keyval, ObjectKind::Comm).is_err());
     }

@@ -1595,6 +1595,58 @@ impl Universe {
             .poke_single_with(Self::delete_in, (O::KIND, object.id(), keyval))?
     }
 
+    /// [`Universe::delete_attr_fast`]'s cases that need no search: nothing to delete, the
+    /// value the first of a small set (its keyval not freed: the release then only counts),
+    /// or in its home slot in a hashed set. `Some(true)`: done; `Some(false)`: nothing done,
+    /// search ([`Universe::delete_attr_fast`]); `None`: the whole way. Inlined into the C
+    /// shells' entry points with nothing else in line that needs a register saved (a hashed
+    /// set's removal is a call, after which nothing is kept).
+    #[inline(always)]
+    pub(crate) fn delete_attr_first<O: Object>(&self, object: O, keyval: Keyval) -> Option<bool> {
+        self.state
+            .poke_single_with(Self::delete_first_in, (O::KIND, object.id(), keyval))?
+    }
+
+    #[inline(always)]
+    fn delete_first_in(
+        state: &mut State,
+        (kind, id, keyval): (ObjectKind, Id, Keyval),
+    ) -> Option<bool> {
+        let State {
+            objects,
+            keyvals,
+            spare,
+            ..
+        } = state;
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        if attrs.len() == 0 {
+            return keyvals.is_live_user(keyval, kind).then_some(true);
+        }
+        let Some(e) = attrs.first_small(keyval) else {
+            // A hashed set's entry in its home slot goes out of line, with its release; any
+            // other is searched for.
+            let Some(slot) = attrs.at_home(keyval) else {
+                return Some(false);
+            };
+            let e = attrs.at(slot);
+            if e.has_delete_callback() || e.deleting() || e.has_cell() {
+                return None;
+            }
+            attrs.remove_hashed(slot, spare, move || keyvals.release_one(keyval));
+            return Some(true);
+        };
+        if e.has_delete_callback() || e.deleting() || e.has_cell() {
+            return None;
+        }
+        if e.keyval_freed() {
+            // Its last value may take the keyval with it: the search path's release.
+            return Some(false);
+        }
+        attrs.remove_small(0);
+        keyvals.release_unfreed(keyval);
+        Some(true)
+    }
+
     #[inline(always)]
     fn delete_in(state: &mut State, (kind, id, keyval): (ObjectKind, Id, Keyval)) -> Option<()> {
         let State {

@@ -715,6 +715,81 @@ fn the_fast_create_makes_nothing_after_finalize() {
 }
 
 #[test]
+fn the_first_delete_try_takes_its_cases_and_leaves_the_rest_untouched() {
+    // `delete_attr_first`, which the C shells try before anything else: the first value of a
+    // small set, a hashed set's value in its home slot, nothing to delete; every other case
+    // answers "search" (`Some(false)`) having changed nothing, and a freed keyval's value is
+    // one of them (its release may take the keyval).
+    let u = Universe::new(ThreadLevel::Single);
+    let comm = u.comm_dup(Comm::WORLD).unwrap();
+    let kvs: Vec<Keyval> = (0..40)
+        .map(|_| keyval(&u, ObjectKind::Comm, CopyAction::Null, DeleteAction::Null))
+        .collect();
+    assert_eq!(
+        u.delete_attr_first(comm, kvs[0]),
+        Some(true),
+        "nothing to delete"
+    );
+    for (k, kv) in kvs[..3].iter().enumerate() {
+        u.set_attr(comm, *kv, Language::C, k as Word + 1).unwrap();
+    }
+    assert_eq!(
+        u.delete_attr_first(comm, kvs[1]),
+        Some(false),
+        "not the first"
+    );
+    assert_eq!(u.get_attr(comm, kvs[1], Language::C), Ok(Some(2)));
+    assert_eq!(u.delete_attr_first(comm, kvs[0]), Some(true), "the first");
+    assert_eq!(u.get_attr(comm, kvs[0], Language::C), Ok(None));
+    assert_eq!(u.get_attr(comm, kvs[1], Language::C), Ok(Some(2)));
+    assert_eq!(u.get_attr(comm, kvs[2], Language::C), Ok(Some(3)));
+    // A hashed set: each value is deleted by the first try or found by the search.
+    for (k, kv) in kvs.iter().enumerate() {
+        u.set_attr(comm, *kv, Language::C, k as Word + 1).unwrap();
+    }
+    let (mut first, mut searched) = (0, 0);
+    for (k, kv) in kvs.iter().enumerate() {
+        match u.delete_attr_first(comm, *kv) {
+            Some(true) => first += 1,
+            Some(false) => {
+                assert_eq!(u.get_attr(comm, *kv, Language::C), Ok(Some(k as Word + 1)));
+                assert_eq!(u.delete_attr_fast(comm, *kv), Some(()));
+                searched += 1;
+            }
+            None => panic!("no callback, no cell: never the whole way"),
+        }
+        assert_eq!(u.get_attr(comm, *kv, Language::C), Ok(None));
+        for (j, other) in kvs.iter().enumerate().skip(k + 1) {
+            assert_eq!(
+                u.get_attr(comm, *other, Language::C),
+                Ok(Some(j as Word + 1))
+            );
+        }
+    }
+    assert!(
+        first > 0,
+        "home slots: {first} of {}, {searched} searched",
+        kvs.len()
+    );
+    // A value whose keyval was freed: searched for, and its deletion frees the keyval.
+    u.set_attr(comm, kvs[0], Language::C, 5).unwrap();
+    u.free_keyval(ObjectKind::Comm, kvs[0]).unwrap();
+    assert_eq!(u.delete_attr_first(comm, kvs[0]), Some(false));
+    assert_eq!(u.get_attr(comm, kvs[0], Language::C), Ok(Some(5)));
+    assert_eq!(u.delete_attr_fast(comm, kvs[0]), Some(()));
+    assert_eq!(
+        u.get_attr(comm, kvs[0], Language::C),
+        Err(Error::InvalidKeyval)
+    );
+    // A keyval once held frees the whole way, and goes.
+    u.free_keyval(ObjectKind::Comm, kvs[1]).unwrap();
+    assert_eq!(
+        u.get_attr(comm, kvs[1], Language::C),
+        Err(Error::InvalidKeyval)
+    );
+}
+
+#[test]
 fn fast_delete_and_set_keep_counts_and_deferred_frees() {
     // The single-threaded fast paths the C shells try first: an object's only value deleted
     // and set again, over and over, then its keyval freed while the value lives.
