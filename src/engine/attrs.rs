@@ -121,6 +121,13 @@ impl Entry {
         }
     }
 
+    /// Whether deleting it takes the entry away and nothing else: no delete callback, none
+    /// running, no C reader's cell.
+    #[inline(always)]
+    pub(crate) fn deletes_quietly(&self) -> bool {
+        self.meta & (DELETE_CALLBACK | DELETING | CELL) == 0
+    }
+
     /// Whether deleting it runs a callback.
     pub(crate) fn has_delete_callback(&self) -> bool {
         self.meta & DELETE_CALLBACK != 0

@@ -600,6 +600,24 @@ fn returning_to_this_call<T>(callback: impl FnOnce() -> T) -> T {
 }
 
 impl State {
+    /// An object's attribute set with the keyval registry and the pool of spare slices, for
+    /// the fast paths (each borrowed apart); `None` if `id` names no object of `kind`.
+    #[inline(always)]
+    fn attrs_of(
+        &mut self,
+        kind: ObjectKind,
+        id: Id,
+    ) -> Option<(&mut AttrSet, &mut Registry, &mut Spare)> {
+        let State {
+            objects,
+            keyvals,
+            spare,
+            ..
+        } = self;
+        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        Some((attrs, keyvals, spare))
+    }
+
     fn empty(keyvals: Registry) -> State {
         State {
             objects: Default::default(),
@@ -1559,13 +1577,7 @@ impl Universe {
         language: Language,
         word: Word,
     ) -> Option<()> {
-        let State {
-            objects,
-            keyvals,
-            spare,
-            ..
-        } = state;
-        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        let (attrs, keyvals, spare) = state.attrs_of(kind, id)?;
         let stored = language.stored_word(word) as usize;
         // The entry vouches for the keyval (live, of this kind) and knows its actions.
         let Some(slot) = attrs.slot_of(keyval) else {
@@ -1612,13 +1624,7 @@ impl Universe {
         state: &mut State,
         (kind, id, keyval): (ObjectKind, Id, Keyval),
     ) -> Option<bool> {
-        let State {
-            objects,
-            keyvals,
-            spare,
-            ..
-        } = state;
-        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        let (attrs, keyvals, spare) = state.attrs_of(kind, id)?;
         if attrs.len() == 0 {
             return keyvals.is_live_user(keyval, kind).then_some(true);
         }
@@ -1628,14 +1634,13 @@ impl Universe {
             let Some(slot) = attrs.at_home(keyval) else {
                 return Some(false);
             };
-            let e = attrs.at(slot);
-            if e.has_delete_callback() || e.deleting() || e.has_cell() {
+            if !attrs.at(slot).deletes_quietly() {
                 return None;
             }
             attrs.remove_hashed(slot, spare, move || keyvals.release_one(keyval));
             return Some(true);
         };
-        if e.has_delete_callback() || e.deleting() || e.has_cell() {
+        if !e.deletes_quietly() {
             return None;
         }
         if e.keyval_freed() {
@@ -1649,20 +1654,14 @@ impl Universe {
 
     #[inline(always)]
     fn delete_in(state: &mut State, (kind, id, keyval): (ObjectKind, Id, Keyval)) -> Option<()> {
-        let State {
-            objects,
-            keyvals,
-            spare,
-            ..
-        } = state;
-        let attrs = &mut objects[kind.slot()].get_mut(id)?.attrs;
+        let (attrs, keyvals, spare) = state.attrs_of(kind, id)?;
         let Some(slot) = attrs.slot_of(keyval) else {
             // Nothing to delete: done if the keyval is a live one of this kind.
             return keyvals.is_live_user(keyval, kind).then_some(());
         };
         // The entry vouches for the keyval (live, of this kind).
         let e = attrs.at(slot);
-        if e.has_delete_callback() || e.deleting() || e.has_cell() {
+        if !e.deletes_quietly() {
             return None;
         }
         attrs.remove_at(
