@@ -326,6 +326,9 @@ const HELD: u64 = 1 << 35;
 const FREED: u64 = 1 << 36;
 /// The bits of a slot's key that name its keyval (number and kind), callbacks or not.
 const NAME_BITS: u64 = (HELD - 1) & !PLAIN;
+/// Where a free slot's key holds the next free slot ([`FreeSlots`]): above every bit a
+/// keyval's key has (a free slot's kind is 0, so no name matches it).
+const NEXT_SHIFT: u32 = 40;
 
 #[derive(Debug)]
 struct Slot {
@@ -369,9 +372,10 @@ impl Slot {
     }
 
     /// Gives the slot its next keyval, with `record`; its number: the next generation's, from
-    /// 1 up to below `limit` (a number bound), then 1 again.
+    /// 1 up to below `limit` (a number bound), then 1 again. `key` is the slot's key, as the
+    /// free list read it.
     #[inline(always)]
-    fn take(&mut self, limit: u32, record: Record) -> Keyval {
+    fn take(&mut self, key: u64, limit: u32, record: Record) -> Keyval {
         let kind = record.spec.kind;
         let plain = !matches!(record.spec.copy, CopyAction::Call(_))
             && !matches!(record.spec.delete, DeleteAction::Call(_));
@@ -382,7 +386,8 @@ impl Slot {
         std::mem::forget(old);
         // The next generation is an addition to the number (which keeps the slot in its low
         // bits), and its limit a comparison with a bound.
-        let mut number = (self.key as u32).wrapping_add(1 << SLOT_BITS);
+        debug_assert_eq!(key, self.key);
+        let mut number = (key as u32).wrapping_add(1 << SLOT_BITS);
         if number >= limit {
             number = (number & SLOT_MASK as u32) | 1 << SLOT_BITS;
         }
@@ -398,81 +403,83 @@ impl Slot {
     }
 }
 
-/// The free slots, oldest first: a ring buffer whose push and pop are inlined into the fast
-/// paths (`VecDeque`'s stay calls of their own). A pop moves only `head` and a push only
-/// `tail`, so a create and a free that follow each other do not wait on each other's store
-/// of a shared count.
-#[derive(Debug, Default)]
+/// The free slots, oldest first: a list threaded through their keys (a free slot's key holds
+/// the next free slot above its number, [`NEXT_SHIFT`]), so taking the oldest reads the slot
+/// the new keyval gets anyway, and freeing writes to the newest free slot, with no array of
+/// its own to index and check. A take moves only `first` and `taken`, a free only `last`
+/// and `put`, so a create and a free that follow each other do not wait on each other's
+/// store of a shared count.
+#[derive(Debug)]
 struct FreeSlots {
-    /// Its length, the capacity, is 0 or a power of two: a position is a counter masked. It
-    /// is the registry's number of slots ([`Registry::grow_or_reuse`] grows both), so a
-    /// push always finds a place.
-    ring: Vec<u32>,
-    /// Wrapping counters: the free slots are at positions `head..tail`.
-    head: usize,
-    tail: usize,
+    /// The oldest free slot (any value while none is free).
+    first: u32,
+    /// The newest free slot, or [`NO_SLOT`] while none is free.
+    last: u32,
+    /// Wrapping counts of the slots taken off and put on: `put - taken` are free.
+    taken: usize,
+    put: usize,
+}
+
+/// No slot: [`FreeSlots`]' `last` while the list is empty (past every slot, so looking it up
+/// finds nothing).
+const NO_SLOT: u32 = u32::MAX;
+
+impl Default for FreeSlots {
+    fn default() -> FreeSlots {
+        FreeSlots {
+            first: 0,
+            last: NO_SLOT,
+            taken: 0,
+            put: 0,
+        }
+    }
 }
 
 impl FreeSlots {
     #[inline(always)]
     fn len(&self) -> usize {
-        self.tail.wrapping_sub(self.head)
+        self.put.wrapping_sub(self.taken)
     }
 
-    /// The position of a counter in the ring (none while the ring is empty).
-    #[inline(always)]
-    fn at(&self, counter: usize) -> usize {
-        counter & self.ring.len().wrapping_sub(1)
-    }
-
-    /// The oldest free slot, taken off.
-    #[inline(always)]
-    fn pop_front(&mut self) -> Option<u32> {
-        if self.head == self.tail {
+    /// The oldest free slot, taken off, and its key.
+    fn pop_front(&mut self, slots: &[Slot]) -> Option<(u32, u64)> {
+        if self.len() == 0 {
             return None;
         }
-        self.pop_front_of_many()
+        let taken = self.pop_front_of_many(slots)?;
+        if self.len() == 0 {
+            self.last = NO_SLOT;
+        }
+        Some(taken)
     }
 
-    /// [`FreeSlots::pop_front`] where the caller knows the ring is not empty.
+    /// [`FreeSlots::pop_front`] where the caller knows that others stay free (`last` stays).
     #[inline(always)]
-    fn pop_front_of_many(&mut self) -> Option<u32> {
-        let slot = *self.ring.get(self.at(self.head))?;
-        self.head = self.head.wrapping_add(1);
-        Some(slot)
+    fn pop_front_of_many(&mut self, slots: &[Slot]) -> Option<(u32, u64)> {
+        debug_assert!(self.len() > 0, "a slot to take");
+        let first = self.first;
+        let key = slots.get(first as usize)?.key;
+        self.first = (key >> NEXT_SHIFT) as u32;
+        self.taken = self.taken.wrapping_add(1);
+        Some((first, key))
     }
 
-    /// Adds the newest free slot; `false` (and nothing done) only while the ring has no
-    /// place at all. The ring is as long as the slots made ([`FreeSlots::grow_to`] follows
-    /// every growth of them) and holds a slot at most once, so it always has room: a free
-    /// need not ask.
+    /// Adds `slot`, vacated (its key only its number), as the newest free slot.
     #[inline(always)]
-    fn push_back(&mut self, slot: u32) -> bool {
+    fn push_back(&mut self, slots: &mut [Slot], slot: u32) {
         debug_assert!(
-            self.ring.is_empty() || self.len() < self.ring.len(),
-            "a place for every slot made"
+            slots.get(slot as usize).map(|s| s.key) <= Some(NUMBER_BITS),
+            "a vacated slot"
         );
-        let at = self.at(self.tail);
-        let Some(place) = self.ring.get_mut(at) else {
-            return false;
-        };
-        *place = slot;
-        self.tail = self.tail.wrapping_add(1);
-        true
-    }
-
-    /// Makes the ring `capacity` long (a power of two, at least its length), its slots
-    /// moved to the front in order.
-    #[cold]
-    #[inline(never)]
-    fn grow_to(&mut self, capacity: usize) {
-        debug_assert!(capacity.is_power_of_two() && capacity >= self.ring.len());
-        let mut ring = Vec::with_capacity(capacity);
-        ring.extend((self.head..self.head.wrapping_add(self.len())).map(|c| self.ring[self.at(c)]));
-        ring.resize(capacity, 0);
-        self.ring = ring;
-        self.tail = self.len();
-        self.head = 0;
+        match slots.get_mut(self.last as usize) {
+            Some(newest) => newest.key |= u64::from(slot) << NEXT_SHIFT,
+            None => {
+                super::cold_path();
+                self.first = slot;
+            }
+        }
+        self.last = slot;
+        self.put = self.put.wrapping_add(1);
     }
 }
 
@@ -557,44 +564,42 @@ impl Registry {
     }
 
     pub(crate) fn create(&mut self, spec: KeyvalSpec) -> Result<Keyval> {
-        let slot = match self.take_slot() {
-            Some(slot) => slot,
+        let (slot, key) = match self.take_slot() {
+            Some(taken) => taken,
             None => self.grow_or_reuse().ok_or(Error::NoMemory)?,
         };
         let limit = self.number_limit;
-        Ok(self.slots[slot as usize].take(limit, Record::new(spec, false)))
+        Ok(self.slots[slot as usize].take(key, limit, Record::new(spec, false)))
     }
 
     /// The slot a new keyval gets: the oldest free one once [`REUSE_DELAY`] others are free
-    /// too, else the next one made ahead; `None` if there is none of those either.
+    /// too, else the next one made ahead; `None` if there is none of those either. With it,
+    /// its key, read once for both the free list and [`Slot::take`].
     #[inline(always)]
-    fn take_slot(&mut self) -> Option<u32> {
+    fn take_slot(&mut self) -> Option<(u32, u64)> {
         if self.free.len() > REUSE_DELAY {
-            return self.free.pop_front_of_many();
+            return self.free.pop_front_of_many(&self.slots);
         }
         // Laid out after the reuse: a program that creates and frees keyvals over and over
         // takes fresh slots only for its first REUSE_DELAY + 1 creates.
         super::cold_path();
-        if self.used < self.slots.len() {
-            self.used += 1;
-            return Some((self.used - 1) as u32);
-        }
-        None
+        let slot = self.slots.get(self.used)?;
+        self.used += 1;
+        Some(((self.used - 1) as u32, slot.key))
     }
 
     /// Makes more slots ahead (twice as many, at least 64) and takes the first; at
     /// [`SLOTS`], takes the oldest free one instead, if any.
     #[cold]
     #[inline(never)]
-    fn grow_or_reuse(&mut self) -> Option<u32> {
+    fn grow_or_reuse(&mut self) -> Option<(u32, u64)> {
         if self.used >= SLOTS {
-            return self.free.pop_front();
+            return self.free.pop_front(&self.slots);
         }
         let len = (2 * self.slots.len()).clamp(64, SLOTS);
         let made = self.slots.len();
         self.slots.extend((made..len).map(Slot::new));
         self.users.resize(len, 0);
-        self.free.grow_to(len);
         self.take_slot()
     }
 
@@ -608,7 +613,7 @@ impl Registry {
         language: Language,
         copy: Copying,
     ) -> Option<Keyval> {
-        let slot = self.take_slot()?;
+        let (slot, key) = self.take_slot()?;
         let limit = self.number_limit;
         let entry = self.slots.get_mut(slot as usize)?;
         let copy = match copy {
@@ -621,7 +626,7 @@ impl Registry {
             copy,
             delete: DeleteAction::Null,
         };
-        Some(entry.take(limit, Record::new(spec, false)))
+        Some(entry.take(key, limit, Record::new(spec, false)))
     }
 
     fn record(&self, keyval: Keyval) -> Option<&Record> {
@@ -794,14 +799,12 @@ impl Registry {
             "a keyval goes when nothing holds it"
         );
         self.slots[slot as usize].vacate();
-        let pushed = self.free.push_back(slot);
-        debug_assert!(pushed, "a slot handed out was made, and the ring with it");
+        self.free.push_back(&mut self.slots, slot);
     }
 
     /// [`Registry::free`] of a live user keyval of `kind` without callbacks that no
     /// attribute or operation holds, for the fast paths: inlined, without any call, it goes
-    /// now (its slot joins the free list where the list has room). `None` (and nothing done)
-    /// otherwise.
+    /// now (its slot joins the free list). `None` (and nothing done) otherwise.
     #[inline(always)]
     pub(crate) fn free_plain(&mut self, keyval: Keyval, kind: ObjectKind) -> Option<()> {
         let index = (keyval.0 & SLOT_MASK) as usize;
@@ -814,14 +817,10 @@ impl Registry {
         if !slot.holds_unheld_plain(keyval, kind) {
             return None;
         }
-        // The last check, which commits: the slot joins the list (which has room for every
-        // slot made).
-        if !self.free.push_back(index as u32) {
-            return None;
-        }
         // No callback, so no `Arc` in it: forgetting it leaks nothing and skips the drop
         // glue's call.
         std::mem::forget(slot.vacate());
+        self.free.push_back(&mut self.slots, index as u32);
         Some(())
     }
 
@@ -1089,39 +1088,47 @@ mod tests {
     }
 
     #[test]
-    fn free_slots_keep_their_order_across_wraps_and_growth() {
+    fn free_slots_keep_their_order_through_emptying_and_refilling() {
+        let mut slots: Vec<Slot> = (0..5000).map(Slot::new).collect();
         let mut free = FreeSlots::default();
-        assert_eq!(free.pop_front(), None);
-        assert!(!free.push_back(7), "no place before the first growth");
-        assert_eq!(free.len(), 0);
+        assert_eq!(free.pop_front(&slots), None);
         let mut model = std::collections::VecDeque::new();
         let mut next = 0u32;
+        let mut emptied = 0;
         for round in 0..50 {
             for _ in 0..(round * 13) % 97 + 1 {
-                if free.len() == free.ring.len() {
-                    free.grow_to((2 * free.ring.len()).max(64));
-                }
-                assert!(free.push_back(next));
+                free.push_back(&mut slots, next);
                 model.push_back(next);
                 next += 1;
             }
-            for _ in 0..(round * 7) % 89 {
-                assert_eq!(free.pop_front(), model.pop_front());
+            for _ in 0..(round * 37) % 101 {
+                let taken = free.pop_front(&slots).map(|(slot, _)| slot);
+                assert_eq!(taken, model.pop_front());
+                // A slot taken gets a keyval: its key is rewritten.
+                if let Some(slot) = taken {
+                    slots[slot as usize].key &= NUMBER_BITS;
+                }
             }
             assert_eq!(free.len(), model.len());
+            emptied += usize::from(model.is_empty());
         }
+        assert!(
+            emptied > 5,
+            "the list emptied and filled again {emptied} times"
+        );
         while let Some(slot) = model.pop_front() {
-            assert_eq!(free.pop_front(), Some(slot));
+            assert_eq!(free.pop_front(&slots).map(|(slot, _)| slot), Some(slot));
         }
-        assert_eq!(free.pop_front(), None);
+        assert_eq!(free.pop_front(&slots), None);
+        assert_eq!(free.last, NO_SLOT);
     }
 
     #[test]
-    fn the_free_ring_grows_with_the_slots() {
+    fn free_slots_keep_their_order_as_the_slots_grow() {
         let mut registry = Registry::new();
         let keyvals: Vec<Keyval> = (0..100).map(|_| registry.create(spec()).unwrap()).collect();
-        // 50 slots wait in the ring while the slots (and the ring with them) grow from 128 to
-        // 4096: they stay in the order they were freed.
+        // 50 slots wait in the list while the slots grow from 128 to 4096: they stay in the
+        // order they were freed.
         let freed: Vec<u32> = keyvals[..50]
             .iter()
             .rev()
@@ -1132,11 +1139,10 @@ mod tests {
             .collect();
         for _ in 0..3000 {
             registry.create(spec()).unwrap();
-            assert_eq!(registry.free.ring.len(), registry.slots.len());
         }
         assert_eq!(registry.slots.len(), 4096);
         let mut waiting = Vec::new();
-        while let Some(slot) = registry.free.pop_front() {
+        while let Some((slot, _)) = registry.free.pop_front(&registry.slots) {
             waiting.push(slot);
         }
         assert_eq!(waiting, freed);
