@@ -407,8 +407,7 @@ impl Slot {
 /// the next free slot above its number, [`NEXT_SHIFT`]), so taking the oldest reads the slot
 /// the new keyval gets anyway, and freeing writes to the newest free slot, with no array of
 /// its own to index and check. A take moves only `first` and `taken`, a free only `last`
-/// and `put`, so a create and a free that follow each other do not wait on each other's
-/// store of a shared count.
+/// and `put`: no count that both write (one shared count measured the same).
 #[derive(Debug)]
 struct FreeSlots {
     /// The oldest free slot (any value while none is free).
