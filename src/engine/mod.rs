@@ -1105,7 +1105,7 @@ enum Deleted {
 /// not depend on where the linker puts it. Unaligned (its static 16 bytes into a line), a
 /// change that reordered its fields (the communicators' table moved from byte 40 to byte 8)
 /// made the get under `MPI_THREAD_MULTIPLE` read 5.51 ns instead of 5.03 (`bench/threads.c`,
-/// 1 thread, AMD EPYC), with the same instructions; aligned, 4.97 with either order.
+/// 1 thread, AMD EPYC), with the same instructions; aligned, it reads 4.97.
 #[repr(align(64))]
 pub struct Universe {
     state: StateLock<State>,
